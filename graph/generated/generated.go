@@ -27908,7 +27908,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 func (ec *executionContext) _APIToken_id(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -27950,7 +27950,7 @@ func (ec *executionContext) fieldContext_APIToken_createdAt(_ context.Context, f
 
 func (ec *executionContext) _APIToken_label(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Label)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -28187,7 +28187,7 @@ func (ec *executionContext) fieldContext_AcceptInvitationPayload_member(_ contex
 
 func (ec *executionContext) _AcceptInvitationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AcceptInvitationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -28262,7 +28262,7 @@ func (ec *executionContext) fieldContext_AddReactionPayload_reply(_ context.Cont
 
 func (ec *executionContext) _AddReactionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AddReactionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -28310,7 +28310,7 @@ func (ec *executionContext) fieldContext_AddTeamMemberPayload_team(_ context.Con
 
 func (ec *executionContext) _AddTeamMemberPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.AddTeamMemberPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -28331,7 +28331,7 @@ func (ec *executionContext) fieldContext_AddTeamMemberPayload_clientMutationId(_
 
 func (ec *executionContext) _ChangeRequest_id(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -28394,7 +28394,7 @@ func (ec *executionContext) fieldContext_ChangeRequest_updatedAt(_ context.Conte
 
 func (ec *executionContext) _ChangeRequest_number(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Number)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Number)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -28436,7 +28436,7 @@ func (ec *executionContext) fieldContext_ChangeRequest_status(_ context.Context,
 
 func (ec *executionContext) _ChangeRequest_subject(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Subject)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Subject)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29009,7 +29009,7 @@ func (ec *executionContext) fieldContext_ChangeRequestEdge_cursor(_ context.Cont
 
 func (ec *executionContext) _ChangeRequestEvent_id(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29051,7 +29051,7 @@ func (ec *executionContext) fieldContext_ChangeRequestEvent_type(_ context.Conte
 
 func (ec *executionContext) _ChangeRequestEvent_changeRequestId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.Subject)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Subject)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29120,7 +29120,7 @@ func (ec *executionContext) fieldContext_ChangeRequestEvent_at(_ context.Context
 
 func (ec *executionContext) _ChangeRequestURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29141,7 +29141,7 @@ func (ec *executionContext) fieldContext_ChangeRequestURLs_location(_ context.Co
 
 func (ec *executionContext) _ChangeRequestURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.ChangeRequestURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29162,7 +29162,7 @@ func (ec *executionContext) fieldContext_ChangeRequestURLs_app(_ context.Context
 
 func (ec *executionContext) _Collection_id(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29225,7 +29225,7 @@ func (ec *executionContext) fieldContext_Collection_updatedAt(_ context.Context,
 
 func (ec *executionContext) _Collection_title(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29246,7 +29246,7 @@ func (ec *executionContext) fieldContext_Collection_title(_ context.Context, fie
 
 func (ec *executionContext) _Collection_description(ctx context.Context, field graphql.CollectedField, obj *ent.Collection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Description)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Description)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29621,7 +29621,7 @@ func (ec *executionContext) fieldContext_CollectionEdge_cursor(_ context.Context
 
 func (ec *executionContext) _CollectionPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.CollectionPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.View)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29642,7 +29642,7 @@ func (ec *executionContext) fieldContext_CollectionPermissions_view(_ context.Co
 
 func (ec *executionContext) _CollectionPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *authz.CollectionPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Admin)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29663,7 +29663,7 @@ func (ec *executionContext) fieldContext_CollectionPermissions_admin(_ context.C
 
 func (ec *executionContext) _CollectionPermissions_viewInviteLinks(ctx context.Context, field graphql.CollectedField, obj *authz.CollectionPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewInviteLinks)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ViewInviteLinks)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29684,7 +29684,7 @@ func (ec *executionContext) fieldContext_CollectionPermissions_viewInviteLinks(_
 
 func (ec *executionContext) _CollectionPermissions_create(ctx context.Context, field graphql.CollectedField, obj *authz.CollectionPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Create)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Create)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29705,7 +29705,7 @@ func (ec *executionContext) fieldContext_CollectionPermissions_create(_ context.
 
 func (ec *executionContext) _CollectionURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.CollectionURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29726,7 +29726,7 @@ func (ec *executionContext) fieldContext_CollectionURLs_location(_ context.Conte
 
 func (ec *executionContext) _CollectionURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.CollectionURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -29747,7 +29747,7 @@ func (ec *executionContext) fieldContext_CollectionURLs_app(_ context.Context, f
 
 func (ec *executionContext) _Comment_id(ctx context.Context, field graphql.CollectedField, obj *ent.Comment) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30125,7 +30125,7 @@ func (ec *executionContext) fieldContext_Comment_permissions(_ context.Context, 
 
 func (ec *executionContext) _CommentBody_markdown(ctx context.Context, field graphql.CollectedField, obj *model.CommentBody) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Markdown)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Markdown)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30311,7 +30311,7 @@ func (ec *executionContext) fieldContext_CommentEdge_cursor(_ context.Context, f
 
 func (ec *executionContext) _CommentEvent_id(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30353,7 +30353,7 @@ func (ec *executionContext) fieldContext_CommentEvent_type(_ context.Context, fi
 
 func (ec *executionContext) _CommentEvent_commentId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.Subject)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Subject)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30467,7 +30467,7 @@ func (ec *executionContext) fieldContext_CommentEvent_at(_ context.Context, fiel
 
 func (ec *executionContext) _CommentPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.CommentPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.View)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30488,7 +30488,7 @@ func (ec *executionContext) fieldContext_CommentPermissions_view(_ context.Conte
 
 func (ec *executionContext) _CommentPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *authz.CommentPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Edit)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30509,7 +30509,7 @@ func (ec *executionContext) fieldContext_CommentPermissions_edit(_ context.Conte
 
 func (ec *executionContext) _CommentPermissions_reply(ctx context.Context, field graphql.CollectedField, obj *authz.CommentPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Reply)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Reply)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30530,7 +30530,7 @@ func (ec *executionContext) fieldContext_CommentPermissions_reply(_ context.Cont
 
 func (ec *executionContext) _CommentPermissions_delete(ctx context.Context, field graphql.CollectedField, obj *authz.CommentPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Delete)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Delete)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -30551,7 +30551,7 @@ func (ec *executionContext) fieldContext_CommentPermissions_delete(_ context.Con
 
 func (ec *executionContext) _CommentReply_id(ctx context.Context, field graphql.CollectedField, obj *ent.CommentReply) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31085,7 +31085,7 @@ func (ec *executionContext) fieldContext_CommentTarget_node(_ context.Context, f
 
 func (ec *executionContext) _CommentTargetNode_id(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetNode) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31106,7 +31106,7 @@ func (ec *executionContext) fieldContext_CommentTargetNode_id(_ context.Context,
 
 func (ec *executionContext) _CommentTargetPage_id(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31127,7 +31127,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_id(_ context.Context,
 
 func (ec *executionContext) _CommentTargetPage_title(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31148,7 +31148,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_title(_ context.Conte
 
 func (ec *executionContext) _CommentTargetPage_emoji(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Emoji)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Emoji)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31169,7 +31169,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_emoji(_ context.Conte
 
 func (ec *executionContext) _CommentTargetPage_icon(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Icon)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Icon)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31232,7 +31232,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_updatedAt(_ context.C
 
 func (ec *executionContext) _CommentTargetPage_path(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Path)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31253,7 +31253,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_path(_ context.Contex
 
 func (ec *executionContext) _CommentTargetPage_outdated(ctx context.Context, field graphql.CollectedField, obj *model.CommentTargetPage) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Outdated)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Outdated)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31274,7 +31274,7 @@ func (ec *executionContext) fieldContext_CommentTargetPage_outdated(_ context.Co
 
 func (ec *executionContext) _CommentURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.CommentURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31349,7 +31349,7 @@ func (ec *executionContext) fieldContext_ConnectGitSyncPayload_operation(_ conte
 
 func (ec *executionContext) _ConnectGitSyncPayload_pushEventSecret(ctx context.Context, field graphql.CollectedField, obj *model.ConnectGitSyncPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.PushEventSecret)
+		return gqlexec.StringAt(ec.OperationContext, &obj.PushEventSecret)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31841,7 +31841,7 @@ func (ec *executionContext) fieldContext_ContentReferenceUsageEdge_cursor(_ cont
 
 func (ec *executionContext) _ContentReferencesBrokenStats_total(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesBrokenStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Total)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Total)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31862,7 +31862,7 @@ func (ec *executionContext) fieldContext_ContentReferencesBrokenStats_total(_ co
 
 func (ec *executionContext) _ContentReferencesBrokenStats_changeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesBrokenStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOInt2ᚖint(ctx, field.Selections, obj.ChangeRequest)
+		return gqlexec.OptionalIntAt(ec.OperationContext, obj.ChangeRequest)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31883,7 +31883,7 @@ func (ec *executionContext) fieldContext_ContentReferencesBrokenStats_changeRequ
 
 func (ec *executionContext) _ContentReferencesStats_total(ctx context.Context, field graphql.CollectedField, obj *model.ContentReferencesStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Total)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Total)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31958,7 +31958,7 @@ func (ec *executionContext) fieldContext_CreateAPITokenPayload_apiToken(_ contex
 
 func (ec *executionContext) _CreateAPITokenPayload_token(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPITokenPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Token)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Token)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -31979,7 +31979,7 @@ func (ec *executionContext) fieldContext_CreateAPITokenPayload_token(_ context.C
 
 func (ec *executionContext) _CreateAPITokenPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateAPITokenPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32027,7 +32027,7 @@ func (ec *executionContext) fieldContext_CreateChangeRequestPayload_changeReques
 
 func (ec *executionContext) _CreateChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateChangeRequestPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32075,7 +32075,7 @@ func (ec *executionContext) fieldContext_CreateCollectionPayload_collection(_ co
 
 func (ec *executionContext) _CreateCollectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateCollectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32123,7 +32123,7 @@ func (ec *executionContext) fieldContext_CreateLinkInvitePayload_invite(_ contex
 
 func (ec *executionContext) _CreateLinkInvitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateLinkInvitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32171,7 +32171,7 @@ func (ec *executionContext) fieldContext_CreateOpenAPISpecPayload_openAPISpec(_ 
 
 func (ec *executionContext) _CreateOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateOpenAPISpecPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32219,7 +32219,7 @@ func (ec *executionContext) fieldContext_CreateOrganizationPayload_organization(
 
 func (ec *executionContext) _CreateOrganizationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateOrganizationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32294,7 +32294,7 @@ func (ec *executionContext) fieldContext_CreatePagePayload_page(_ context.Contex
 
 func (ec *executionContext) _CreatePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreatePagePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32342,7 +32342,7 @@ func (ec *executionContext) fieldContext_CreateSAMLProviderPayload_samlProvider(
 
 func (ec *executionContext) _CreateSAMLProviderPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSAMLProviderPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32390,7 +32390,7 @@ func (ec *executionContext) fieldContext_CreateShareLinkPayload_shareLink(_ cont
 
 func (ec *executionContext) _CreateShareLinkPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateShareLinkPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32438,7 +32438,7 @@ func (ec *executionContext) fieldContext_CreateSitePayload_site(_ context.Contex
 
 func (ec *executionContext) _CreateSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32486,7 +32486,7 @@ func (ec *executionContext) fieldContext_CreateSiteRedirectPayload_siteRedirect(
 
 func (ec *executionContext) _CreateSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteRedirectPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32534,7 +32534,7 @@ func (ec *executionContext) fieldContext_CreateSiteSectionGroupPayload_siteSecti
 
 func (ec *executionContext) _CreateSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32582,7 +32582,7 @@ func (ec *executionContext) fieldContext_CreateSiteSectionPayload_siteSection(_ 
 
 func (ec *executionContext) _CreateSiteSectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32630,7 +32630,7 @@ func (ec *executionContext) fieldContext_CreateSiteSpacePayload_siteSpace(_ cont
 
 func (ec *executionContext) _CreateSiteSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSiteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32678,7 +32678,7 @@ func (ec *executionContext) fieldContext_CreateSpacePayload_space(_ context.Cont
 
 func (ec *executionContext) _CreateSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32726,7 +32726,7 @@ func (ec *executionContext) fieldContext_CreateTeamPayload_team(_ context.Contex
 
 func (ec *executionContext) _CreateTeamPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateTeamPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32774,7 +32774,7 @@ func (ec *executionContext) fieldContext_CreateTranslationSettingsPayload_transl
 
 func (ec *executionContext) _CreateTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateTranslationSettingsPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32822,7 +32822,7 @@ func (ec *executionContext) fieldContext_CreateWebhookEndpointPayload_webhookEnd
 
 func (ec *executionContext) _CreateWebhookEndpointPayload_secret(ctx context.Context, field graphql.CollectedField, obj *model.CreateWebhookEndpointPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Secret)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Secret)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32843,7 +32843,7 @@ func (ec *executionContext) fieldContext_CreateWebhookEndpointPayload_secret(_ c
 
 func (ec *executionContext) _CreateWebhookEndpointPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.CreateWebhookEndpointPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32864,7 +32864,7 @@ func (ec *executionContext) fieldContext_CreateWebhookEndpointPayload_clientMuta
 
 func (ec *executionContext) _DeleteCollectionPayload_deletedCollectionId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCollectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedCollectionID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedCollectionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32885,7 +32885,7 @@ func (ec *executionContext) fieldContext_DeleteCollectionPayload_deletedCollecti
 
 func (ec *executionContext) _DeleteCollectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCollectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32906,7 +32906,7 @@ func (ec *executionContext) fieldContext_DeleteCollectionPayload_clientMutationI
 
 func (ec *executionContext) _DeleteCommentPayload_deletedCommentId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCommentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedCommentID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedCommentID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32927,7 +32927,7 @@ func (ec *executionContext) fieldContext_DeleteCommentPayload_deletedCommentId(_
 
 func (ec *executionContext) _DeleteCommentPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCommentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32948,7 +32948,7 @@ func (ec *executionContext) fieldContext_DeleteCommentPayload_clientMutationId(_
 
 func (ec *executionContext) _DeleteCommentReplyPayload_deletedCommentReplyId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCommentReplyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedCommentReplyID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedCommentReplyID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -32969,7 +32969,7 @@ func (ec *executionContext) fieldContext_DeleteCommentReplyPayload_deletedCommen
 
 func (ec *executionContext) _DeleteCommentReplyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteCommentReplyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33017,7 +33017,7 @@ func (ec *executionContext) fieldContext_DeleteFilePayload_revision(_ context.Co
 
 func (ec *executionContext) _DeleteFilePayload_deletedFileId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFilePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedFileID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedFileID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33038,7 +33038,7 @@ func (ec *executionContext) fieldContext_DeleteFilePayload_deletedFileId(_ conte
 
 func (ec *executionContext) _DeleteFilePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteFilePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33059,7 +33059,7 @@ func (ec *executionContext) fieldContext_DeleteFilePayload_clientMutationId(_ co
 
 func (ec *executionContext) _DeleteLinkInvitePayload_deletedInviteId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteLinkInvitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedInviteID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedInviteID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33080,7 +33080,7 @@ func (ec *executionContext) fieldContext_DeleteLinkInvitePayload_deletedInviteId
 
 func (ec *executionContext) _DeleteLinkInvitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteLinkInvitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33101,7 +33101,7 @@ func (ec *executionContext) fieldContext_DeleteLinkInvitePayload_clientMutationI
 
 func (ec *executionContext) _DeleteOpenAPISpecPayload_deletedOpenAPISpecId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteOpenAPISpecPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedOpenAPISpecID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedOpenAPISpecID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33122,7 +33122,7 @@ func (ec *executionContext) fieldContext_DeleteOpenAPISpecPayload_deletedOpenAPI
 
 func (ec *executionContext) _DeleteOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteOpenAPISpecPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33170,7 +33170,7 @@ func (ec *executionContext) fieldContext_DeletePagePayload_revision(_ context.Co
 
 func (ec *executionContext) _DeletePagePayload_deletedPageId(ctx context.Context, field graphql.CollectedField, obj *model.DeletePagePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedPageID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedPageID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33191,7 +33191,7 @@ func (ec *executionContext) fieldContext_DeletePagePayload_deletedPageId(_ conte
 
 func (ec *executionContext) _DeletePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeletePagePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33212,7 +33212,7 @@ func (ec *executionContext) fieldContext_DeletePagePayload_clientMutationId(_ co
 
 func (ec *executionContext) _DeleteSAMLProviderPayload_deletedSAMLProviderId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSAMLProviderPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSAMLProviderID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSAMLProviderID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33233,7 +33233,7 @@ func (ec *executionContext) fieldContext_DeleteSAMLProviderPayload_deletedSAMLPr
 
 func (ec *executionContext) _DeleteSAMLProviderPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSAMLProviderPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33254,7 +33254,7 @@ func (ec *executionContext) fieldContext_DeleteSAMLProviderPayload_clientMutatio
 
 func (ec *executionContext) _DeleteShareLinkPayload_deletedShareLinkId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteShareLinkPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedShareLinkID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedShareLinkID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33275,7 +33275,7 @@ func (ec *executionContext) fieldContext_DeleteShareLinkPayload_deletedShareLink
 
 func (ec *executionContext) _DeleteShareLinkPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteShareLinkPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33296,7 +33296,7 @@ func (ec *executionContext) fieldContext_DeleteShareLinkPayload_clientMutationId
 
 func (ec *executionContext) _DeleteSitePayload_deletedSiteId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSiteID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSiteID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33317,7 +33317,7 @@ func (ec *executionContext) fieldContext_DeleteSitePayload_deletedSiteId(_ conte
 
 func (ec *executionContext) _DeleteSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33338,7 +33338,7 @@ func (ec *executionContext) fieldContext_DeleteSitePayload_clientMutationId(_ co
 
 func (ec *executionContext) _DeleteSiteRedirectPayload_deletedSiteRedirectId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteRedirectPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSiteRedirectID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSiteRedirectID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33359,7 +33359,7 @@ func (ec *executionContext) fieldContext_DeleteSiteRedirectPayload_deletedSiteRe
 
 func (ec *executionContext) _DeleteSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteRedirectPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33380,7 +33380,7 @@ func (ec *executionContext) fieldContext_DeleteSiteRedirectPayload_clientMutatio
 
 func (ec *executionContext) _DeleteSiteSectionGroupPayload_deletedSiteSectionGroupId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSiteSectionGroupID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSiteSectionGroupID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33401,7 +33401,7 @@ func (ec *executionContext) fieldContext_DeleteSiteSectionGroupPayload_deletedSi
 
 func (ec *executionContext) _DeleteSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33422,7 +33422,7 @@ func (ec *executionContext) fieldContext_DeleteSiteSectionGroupPayload_clientMut
 
 func (ec *executionContext) _DeleteSiteSectionPayload_deletedSiteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSiteSectionID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSiteSectionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33443,7 +33443,7 @@ func (ec *executionContext) fieldContext_DeleteSiteSectionPayload_deletedSiteSec
 
 func (ec *executionContext) _DeleteSiteSectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33464,7 +33464,7 @@ func (ec *executionContext) fieldContext_DeleteSiteSectionPayload_clientMutation
 
 func (ec *executionContext) _DeleteSiteSpacePayload_deletedSiteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSiteSpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSiteSpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33485,7 +33485,7 @@ func (ec *executionContext) fieldContext_DeleteSiteSpacePayload_deletedSiteSpace
 
 func (ec *executionContext) _DeleteSiteSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSiteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33506,7 +33506,7 @@ func (ec *executionContext) fieldContext_DeleteSiteSpacePayload_clientMutationId
 
 func (ec *executionContext) _DeleteSpacePayload_deletedSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedSpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedSpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33527,7 +33527,7 @@ func (ec *executionContext) fieldContext_DeleteSpacePayload_deletedSpaceId(_ con
 
 func (ec *executionContext) _DeleteSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33548,7 +33548,7 @@ func (ec *executionContext) fieldContext_DeleteSpacePayload_clientMutationId(_ c
 
 func (ec *executionContext) _DeleteTeamPayload_deletedTeamId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeamPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedTeamID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedTeamID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33569,7 +33569,7 @@ func (ec *executionContext) fieldContext_DeleteTeamPayload_deletedTeamId(_ conte
 
 func (ec *executionContext) _DeleteTeamPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTeamPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33590,7 +33590,7 @@ func (ec *executionContext) fieldContext_DeleteTeamPayload_clientMutationId(_ co
 
 func (ec *executionContext) _DeleteTranslationSettingsPayload_deletedTranslationSettingsId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTranslationSettingsPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedTranslationSettingsID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedTranslationSettingsID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33611,7 +33611,7 @@ func (ec *executionContext) fieldContext_DeleteTranslationSettingsPayload_delete
 
 func (ec *executionContext) _DeleteTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteTranslationSettingsPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33632,7 +33632,7 @@ func (ec *executionContext) fieldContext_DeleteTranslationSettingsPayload_client
 
 func (ec *executionContext) _DeleteWebhookEndpointPayload_deletedWebhookEndpointId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteWebhookEndpointPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.DeletedWebhookEndpointID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DeletedWebhookEndpointID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33653,7 +33653,7 @@ func (ec *executionContext) fieldContext_DeleteWebhookEndpointPayload_deletedWeb
 
 func (ec *executionContext) _DeleteWebhookEndpointPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DeleteWebhookEndpointPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33701,7 +33701,7 @@ func (ec *executionContext) fieldContext_DuplicateSpacePayload_space(_ context.C
 
 func (ec *executionContext) _DuplicateSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.DuplicateSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33722,7 +33722,7 @@ func (ec *executionContext) fieldContext_DuplicateSpacePayload_clientMutationId(
 
 func (ec *executionContext) _EditPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.EditPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.View)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33743,7 +33743,7 @@ func (ec *executionContext) fieldContext_EditPermissions_view(_ context.Context,
 
 func (ec *executionContext) _EditPermissions_edit(ctx context.Context, field graphql.CollectedField, obj *authz.EditPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Edit)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33764,7 +33764,7 @@ func (ec *executionContext) fieldContext_EditPermissions_edit(_ context.Context,
 
 func (ec *executionContext) _EmojiReaction_emoji(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Emoji)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Emoji)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33785,7 +33785,7 @@ func (ec *executionContext) fieldContext_EmojiReaction_emoji(_ context.Context, 
 
 func (ec *executionContext) _EmojiReaction_count(ctx context.Context, field graphql.CollectedField, obj *model.EmojiReaction) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Count)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Count)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33881,7 +33881,7 @@ func (ec *executionContext) fieldContext_EmojiReactionUser_reactedAt(_ context.C
 
 func (ec *executionContext) _GitDeployKey_publicKey(ctx context.Context, field graphql.CollectedField, obj *ent.GitDeployKey) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.PublicKey)
+		return gqlexec.StringAt(ec.OperationContext, &obj.PublicKey)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33968,7 +33968,7 @@ func (ec *executionContext) fieldContext_GitDeployKey_createdBy(_ context.Contex
 
 func (ec *executionContext) _GitSyncCommit_oid(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Oid)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Oid)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -33989,7 +33989,7 @@ func (ec *executionContext) fieldContext_GitSyncCommit_oid(_ context.Context, fi
 
 func (ec *executionContext) _GitSyncCommit_message(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Message)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Message)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34010,7 +34010,7 @@ func (ec *executionContext) fieldContext_GitSyncCommit_message(_ context.Context
 
 func (ec *executionContext) _GitSyncCommit_ref(ctx context.Context, field graphql.CollectedField, obj *model.GitSyncCommit) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Ref)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Ref)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34031,7 +34031,7 @@ func (ec *executionContext) fieldContext_GitSyncCommit_ref(_ context.Context, fi
 
 func (ec *executionContext) _GitSyncOperation_id(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34115,7 +34115,7 @@ func (ec *executionContext) fieldContext_GitSyncOperation_stage(_ context.Contex
 
 func (ec *executionContext) _GitSyncOperation_dispatchedTasks(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.DispatchedTasks)
+		return gqlexec.IntAt(ec.OperationContext, &obj.DispatchedTasks)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34136,7 +34136,7 @@ func (ec *executionContext) fieldContext_GitSyncOperation_dispatchedTasks(_ cont
 
 func (ec *executionContext) _GitSyncOperation_completedTasks(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.CompletedTasks)
+		return gqlexec.IntAt(ec.OperationContext, &obj.CompletedTasks)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34220,7 +34220,7 @@ func (ec *executionContext) fieldContext_GitSyncOperation_completedAt(_ context.
 
 func (ec *executionContext) _GitSyncOperation_error(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Error)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34241,7 +34241,7 @@ func (ec *executionContext) fieldContext_GitSyncOperation_error(_ context.Contex
 
 func (ec *executionContext) _GitSyncOperation_url(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.URL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34262,7 +34262,7 @@ func (ec *executionContext) fieldContext_GitSyncOperation_url(_ context.Context,
 
 func (ec *executionContext) _GitSyncOperation_ref(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Ref)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Ref)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34301,7 +34301,7 @@ func (ec *executionContext) fieldContext_GitSyncOperation_repoProjectDirectory(_
 
 func (ec *executionContext) _GitSyncOperation_commit(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Commit)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Commit)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34643,7 +34643,7 @@ func (ec *executionContext) fieldContext_GitSyncState_revision(_ context.Context
 
 func (ec *executionContext) _GitSyncState_ref(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Ref)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Ref)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34745,7 +34745,7 @@ func (ec *executionContext) fieldContext_GitSyncState_changeRequest(_ context.Co
 
 func (ec *executionContext) _GitSyncState_sshKnownHosts(ctx context.Context, field graphql.CollectedField, obj *ent.GitSync) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.SSHKnownHosts)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SSHKnownHosts)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34793,7 +34793,7 @@ func (ec *executionContext) fieldContext_ImportContentPayload_revision(_ context
 
 func (ec *executionContext) _ImportContentPayload_importedResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.ImportedResources)
+		return gqlexec.IntAt(ec.OperationContext, &obj.ImportedResources)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34814,7 +34814,7 @@ func (ec *executionContext) fieldContext_ImportContentPayload_importedResources(
 
 func (ec *executionContext) _ImportContentPayload_totalResources(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalResources)
+		return gqlexec.IntAt(ec.OperationContext, &obj.TotalResources)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34835,7 +34835,7 @@ func (ec *executionContext) fieldContext_ImportContentPayload_totalResources(_ c
 
 func (ec *executionContext) _ImportContentPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.ImportContentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34883,7 +34883,7 @@ func (ec *executionContext) fieldContext_InstallIntegrationOnSitePayload_siteIns
 
 func (ec *executionContext) _InstallIntegrationOnSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34931,7 +34931,7 @@ func (ec *executionContext) fieldContext_InstallIntegrationOnSpacePayload_spaceI
 
 func (ec *executionContext) _InstallIntegrationOnSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationOnSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -34979,7 +34979,7 @@ func (ec *executionContext) fieldContext_InstallIntegrationPayload_installation(
 
 func (ec *executionContext) _InstallIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InstallIntegrationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35000,7 +35000,7 @@ func (ec *executionContext) fieldContext_InstallIntegrationPayload_clientMutatio
 
 func (ec *executionContext) _Integration_id(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35063,7 +35063,7 @@ func (ec *executionContext) fieldContext_Integration_updatedAt(_ context.Context
 
 func (ec *executionContext) _Integration_name(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35084,7 +35084,7 @@ func (ec *executionContext) fieldContext_Integration_name(_ context.Context, fie
 
 func (ec *executionContext) _Integration_version(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Version)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Version)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35105,7 +35105,7 @@ func (ec *executionContext) fieldContext_Integration_version(_ context.Context, 
 
 func (ec *executionContext) _Integration_title(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35126,7 +35126,7 @@ func (ec *executionContext) fieldContext_Integration_title(_ context.Context, fi
 
 func (ec *executionContext) _Integration_description(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Description)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35147,7 +35147,7 @@ func (ec *executionContext) fieldContext_Integration_description(_ context.Conte
 
 func (ec *executionContext) _Integration_summary(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Summary)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Summary)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35210,7 +35210,7 @@ func (ec *executionContext) fieldContext_Integration_visibility(_ context.Contex
 
 func (ec *executionContext) _Integration_verified(ctx context.Context, field graphql.CollectedField, obj *ent.Integration) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Verified)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Verified)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35651,7 +35651,7 @@ func (ec *executionContext) fieldContext_IntegrationEdge_cursor(_ context.Contex
 
 func (ec *executionContext) _IntegrationExternalLink_url(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationExternalLink) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.URL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35672,7 +35672,7 @@ func (ec *executionContext) fieldContext_IntegrationExternalLink_url(_ context.C
 
 func (ec *executionContext) _IntegrationExternalLink_label(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationExternalLink) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Label)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -35693,7 +35693,7 @@ func (ec *executionContext) fieldContext_IntegrationExternalLink_label(_ context
 
 func (ec *executionContext) _IntegrationInstallation_id(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationInstallation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36311,7 +36311,7 @@ func (ec *executionContext) fieldContext_IntegrationInstallationEdge_cursor(_ co
 
 func (ec *executionContext) _IntegrationInstallationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36332,7 +36332,7 @@ func (ec *executionContext) fieldContext_IntegrationInstallationURLs_location(_ 
 
 func (ec *executionContext) _IntegrationInstallationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36353,7 +36353,7 @@ func (ec *executionContext) fieldContext_IntegrationInstallationURLs_app(_ conte
 
 func (ec *executionContext) _IntegrationInstallationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationInstallationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.PublicEndpoint)
+		return gqlexec.StringAt(ec.OperationContext, &obj.PublicEndpoint)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36374,7 +36374,7 @@ func (ec *executionContext) fieldContext_IntegrationInstallationURLs_publicEndpo
 
 func (ec *executionContext) _IntegrationPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Admin)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36395,7 +36395,7 @@ func (ec *executionContext) fieldContext_IntegrationPermissions_admin(_ context.
 
 func (ec *executionContext) _IntegrationPermissions_install(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Install)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Install)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36443,7 +36443,7 @@ func (ec *executionContext) fieldContext_IntegrationSiteInstallation_installatio
 
 func (ec *executionContext) _IntegrationSiteInstallation_siteId(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSiteInstallation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SiteID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -36746,7 +36746,7 @@ func (ec *executionContext) fieldContext_IntegrationSpaceInstallation_installati
 
 func (ec *executionContext) _IntegrationSpaceInstallation_spaceId(ctx context.Context, field graphql.CollectedField, obj *ent.IntegrationSpaceInstallation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37022,7 +37022,7 @@ func (ec *executionContext) fieldContext_IntegrationSpaceInstallationEdge_cursor
 
 func (ec *executionContext) _IntegrationTargetInstallationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationTargetInstallationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37043,7 +37043,7 @@ func (ec *executionContext) fieldContext_IntegrationTargetInstallationURLs_locat
 
 func (ec *executionContext) _IntegrationTargetInstallationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationTargetInstallationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.PublicEndpoint)
+		return gqlexec.StringAt(ec.OperationContext, &obj.PublicEndpoint)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37064,7 +37064,7 @@ func (ec *executionContext) fieldContext_IntegrationTargetInstallationURLs_publi
 
 func (ec *executionContext) _IntegrationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37085,7 +37085,7 @@ func (ec *executionContext) fieldContext_IntegrationURLs_location(_ context.Cont
 
 func (ec *executionContext) _IntegrationURLs_icon(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Icon)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Icon)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37106,7 +37106,7 @@ func (ec *executionContext) fieldContext_IntegrationURLs_icon(_ context.Context,
 
 func (ec *executionContext) _IntegrationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37127,7 +37127,7 @@ func (ec *executionContext) fieldContext_IntegrationURLs_app(_ context.Context, 
 
 func (ec *executionContext) _IntegrationURLs_assets(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Assets)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Assets)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37148,7 +37148,7 @@ func (ec *executionContext) fieldContext_IntegrationURLs_assets(_ context.Contex
 
 func (ec *executionContext) _IntegrationURLs_publicEndpoint(ctx context.Context, field graphql.CollectedField, obj *model.IntegrationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.PublicEndpoint)
+		return gqlexec.StringAt(ec.OperationContext, &obj.PublicEndpoint)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37169,7 +37169,7 @@ func (ec *executionContext) fieldContext_IntegrationURLs_publicEndpoint(_ contex
 
 func (ec *executionContext) _Invite_id(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37250,7 +37250,7 @@ func (ec *executionContext) fieldContext_Invite_redundant(_ context.Context, fie
 
 func (ec *executionContext) _Invite_email(ctx context.Context, field graphql.CollectedField, obj *ent.Invite) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Email)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Email)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37490,7 +37490,7 @@ func (ec *executionContext) fieldContext_InviteMembersPayload_userIds(_ context.
 
 func (ec *executionContext) _InviteMembersPayload_invited(ctx context.Context, field graphql.CollectedField, obj *model.InviteMembersPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Invited)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Invited)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37556,7 +37556,7 @@ func (ec *executionContext) fieldContext_InviteMembersPayload_failedSSOEmails(_ 
 
 func (ec *executionContext) _InviteMembersPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.InviteMembersPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37577,7 +37577,7 @@ func (ec *executionContext) fieldContext_InviteMembersPayload_clientMutationId(_
 
 func (ec *executionContext) _InviteURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.InviteURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37625,7 +37625,7 @@ func (ec *executionContext) fieldContext_JoinOrganizationPayload_member(_ contex
 
 func (ec *executionContext) _JoinOrganizationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.JoinOrganizationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37712,7 +37712,7 @@ func (ec *executionContext) fieldContext_Member_user(_ context.Context, field gr
 
 func (ec *executionContext) _Member_disabled(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Disabled)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Disabled)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -37733,7 +37733,7 @@ func (ec *executionContext) fieldContext_Member_disabled(_ context.Context, fiel
 
 func (ec *executionContext) _Member_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Member) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SSO)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.SSO)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38354,7 +38354,7 @@ func (ec *executionContext) fieldContext_MergeChangeRequestPayload_conflicts(_ c
 
 func (ec *executionContext) _MergeChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MergeChangeRequestPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38375,7 +38375,7 @@ func (ec *executionContext) fieldContext_MergeChangeRequestPayload_clientMutatio
 
 func (ec *executionContext) _MergeConflict_key(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Key)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38444,7 +38444,7 @@ func (ec *executionContext) fieldContext_MergeConflict_page(_ context.Context, f
 
 func (ec *executionContext) _MergeConflict_pageId(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.PageID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.PageID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38465,7 +38465,7 @@ func (ec *executionContext) fieldContext_MergeConflict_pageId(_ context.Context,
 
 func (ec *executionContext) _MergeConflict_fileId(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.FileID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.FileID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38486,7 +38486,7 @@ func (ec *executionContext) fieldContext_MergeConflict_fileId(_ context.Context,
 
 func (ec *executionContext) _MergeConflict_field(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Field)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Field)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38507,7 +38507,7 @@ func (ec *executionContext) fieldContext_MergeConflict_field(_ context.Context, 
 
 func (ec *executionContext) _MergeConflict_base(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Base)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Base)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38528,7 +38528,7 @@ func (ec *executionContext) fieldContext_MergeConflict_base(_ context.Context, f
 
 func (ec *executionContext) _MergeConflict_ours(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Ours)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Ours)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38549,7 +38549,7 @@ func (ec *executionContext) fieldContext_MergeConflict_ours(_ context.Context, f
 
 func (ec *executionContext) _MergeConflict_theirs(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Theirs)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Theirs)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38597,7 +38597,7 @@ func (ec *executionContext) fieldContext_MoveCollectionPayload_collection(_ cont
 
 func (ec *executionContext) _MoveCollectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MoveCollectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38672,7 +38672,7 @@ func (ec *executionContext) fieldContext_MovePagePayload_page(_ context.Context,
 
 func (ec *executionContext) _MovePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MovePagePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38720,7 +38720,7 @@ func (ec *executionContext) fieldContext_MoveSiteSectionGroupPayload_siteSection
 
 func (ec *executionContext) _MoveSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MoveSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38768,7 +38768,7 @@ func (ec *executionContext) fieldContext_MoveSiteSectionPayload_siteSection(_ co
 
 func (ec *executionContext) _MoveSiteSectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MoveSiteSectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38816,7 +38816,7 @@ func (ec *executionContext) fieldContext_MoveSiteSpacePayload_siteSpace(_ contex
 
 func (ec *executionContext) _MoveSiteSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MoveSiteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -38864,7 +38864,7 @@ func (ec *executionContext) fieldContext_MoveSpacePayload_space(_ context.Contex
 
 func (ec *executionContext) _MoveSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.MoveSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -43989,7 +43989,7 @@ func (ec *executionContext) fieldContext_Mutation_redeliverWebhookDelivery(ctx c
 
 func (ec *executionContext) _OpenAPIError_message(ctx context.Context, field graphql.CollectedField, obj *openapi.Error) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Message)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Message)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44028,7 +44028,7 @@ func (ec *executionContext) fieldContext_OpenAPIError_code(_ context.Context, fi
 
 func (ec *executionContext) _OpenAPIOperation_method(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Method)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Method)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44049,7 +44049,7 @@ func (ec *executionContext) fieldContext_OpenAPIOperation_method(_ context.Conte
 
 func (ec *executionContext) _OpenAPIOperation_path(ctx context.Context, field graphql.CollectedField, obj *openapi.Operation) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Path)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44124,7 +44124,7 @@ func (ec *executionContext) fieldContext_OpenAPIOperation_tags(_ context.Context
 
 func (ec *executionContext) _OpenAPISpec_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44187,7 +44187,7 @@ func (ec *executionContext) fieldContext_OpenAPISpec_updatedAt(_ context.Context
 
 func (ec *executionContext) _OpenAPISpec_slug(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Slug)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Slug)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44208,7 +44208,7 @@ func (ec *executionContext) fieldContext_OpenAPISpec_slug(_ context.Context, fie
 
 func (ec *executionContext) _OpenAPISpec_sourceURL(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.SourceURL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SourceURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44250,7 +44250,7 @@ func (ec *executionContext) fieldContext_OpenAPISpec_processingState(_ context.C
 
 func (ec *executionContext) _OpenAPISpec_progress(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpec) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Progress)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Progress)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44607,7 +44607,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecEdge_cursor(_ context.Contex
 
 func (ec *executionContext) _OpenAPISpecURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44628,7 +44628,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecURLs_location(_ context.Cont
 
 func (ec *executionContext) _OpenAPISpecURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.OpenAPISpecURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44649,7 +44649,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecURLs_app(_ context.Context, 
 
 func (ec *executionContext) _OpenAPISpecVersion_id(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44691,7 +44691,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersion_createdAt(_ context.
 
 func (ec *executionContext) _OpenAPISpecVersion_sourceURL(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.SourceURL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SourceURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44712,7 +44712,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersion_sourceURL(_ context.
 
 func (ec *executionContext) _OpenAPISpecVersion_specVersion(ctx context.Context, field graphql.CollectedField, obj *ent.OpenAPISpecVersion) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.SpecVersion)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SpecVersion)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44934,7 +44934,7 @@ func (ec *executionContext) fieldContext_OpenAPISpecVersionEdge_cursor(_ context
 
 func (ec *executionContext) _Organization_id(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -44997,7 +44997,7 @@ func (ec *executionContext) fieldContext_Organization_updatedAt(_ context.Contex
 
 func (ec *executionContext) _Organization_title(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -45018,7 +45018,7 @@ func (ec *executionContext) fieldContext_Organization_title(_ context.Context, f
 
 func (ec *executionContext) _Organization_hostname(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Hostname)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Hostname)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -45123,7 +45123,7 @@ func (ec *executionContext) fieldContext_Organization_defaultRole(_ context.Cont
 
 func (ec *executionContext) _Organization_sso(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.SSO)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.SSO)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -45144,7 +45144,7 @@ func (ec *executionContext) fieldContext_Organization_sso(_ context.Context, fie
 
 func (ec *executionContext) _Organization_ai(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Ai)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Ai)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -45165,7 +45165,7 @@ func (ec *executionContext) fieldContext_Organization_ai(_ context.Context, fiel
 
 func (ec *executionContext) _Organization_inviteLinks(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InviteLinks)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.InviteLinks)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -45225,7 +45225,7 @@ func (ec *executionContext) fieldContext_Organization_emailDomains(_ context.Con
 
 func (ec *executionContext) _Organization_customHostname(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.CustomHostname)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.CustomHostname)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46350,7 +46350,7 @@ func (ec *executionContext) fieldContext_OrganizationEdge_cursor(_ context.Conte
 
 func (ec *executionContext) _OrganizationPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.View)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46371,7 +46371,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_view(_ context.
 
 func (ec *executionContext) _OrganizationPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Admin)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46392,7 +46392,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_admin(_ context
 
 func (ec *executionContext) _OrganizationPermissions_ownTeam(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.OwnTeam)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.OwnTeam)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46413,7 +46413,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_ownTeam(_ conte
 
 func (ec *executionContext) _OrganizationPermissions_createContent(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CreateContent)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.CreateContent)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46434,7 +46434,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_createContent(_
 
 func (ec *executionContext) _OrganizationPermissions_createOpenAPISpec(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.CreateOpenAPISpec)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.CreateOpenAPISpec)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46455,7 +46455,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_createOpenAPISp
 
 func (ec *executionContext) _OrganizationPermissions_ingestConversations(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IngestConversations)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.IngestConversations)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46476,7 +46476,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_ingestConversat
 
 func (ec *executionContext) _OrganizationPermissions_viewBilling(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewBilling)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ViewBilling)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46497,7 +46497,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_viewBilling(_ c
 
 func (ec *executionContext) _OrganizationPermissions_listMembers(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListMembers)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ListMembers)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46518,7 +46518,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_listMembers(_ c
 
 func (ec *executionContext) _OrganizationPermissions_listTeams(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListTeams)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ListTeams)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46539,7 +46539,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_listTeams(_ con
 
 func (ec *executionContext) _OrganizationPermissions_listIntegrations(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListIntegrations)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ListIntegrations)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46560,7 +46560,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_listIntegration
 
 func (ec *executionContext) _OrganizationPermissions_listInstallations(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ListInstallations)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ListInstallations)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46581,7 +46581,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_listInstallatio
 
 func (ec *executionContext) _OrganizationPermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *authz.OrganizationPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InstallIntegration)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.InstallIntegration)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46602,7 +46602,7 @@ func (ec *executionContext) fieldContext_OrganizationPermissions_installIntegrat
 
 func (ec *executionContext) _OrganizationURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46623,7 +46623,7 @@ func (ec *executionContext) fieldContext_OrganizationURLs_location(_ context.Con
 
 func (ec *executionContext) _OrganizationURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46644,7 +46644,7 @@ func (ec *executionContext) fieldContext_OrganizationURLs_app(_ context.Context,
 
 func (ec *executionContext) _OrganizationURLs_logo(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Logo)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Logo)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46713,7 +46713,7 @@ func (ec *executionContext) fieldContext_PageChange_page(_ context.Context, fiel
 
 func (ec *executionContext) _PageChange_previousPath(ctx context.Context, field graphql.CollectedField, obj *model.PageChange) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PreviousPath)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.PreviousPath)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46734,7 +46734,7 @@ func (ec *executionContext) fieldContext_PageChange_previousPath(_ context.Conte
 
 func (ec *executionContext) _PageCover_fileId(ctx context.Context, field graphql.CollectedField, obj *model.PageCover) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.FileID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.FileID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46755,7 +46755,7 @@ func (ec *executionContext) fieldContext_PageCover_fileId(_ context.Context, fie
 
 func (ec *executionContext) _PageCover_url(ctx context.Context, field graphql.CollectedField, obj *model.PageCover) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.URL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.URL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46794,7 +46794,7 @@ func (ec *executionContext) fieldContext_PageCover_yPos(_ context.Context, field
 
 func (ec *executionContext) _PageInfo_hasNextPage(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HasNextPage)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.HasNextPage)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46815,7 +46815,7 @@ func (ec *executionContext) fieldContext_PageInfo_hasNextPage(_ context.Context,
 
 func (ec *executionContext) _PageInfo_hasPreviousPage(ctx context.Context, field graphql.CollectedField, obj *page.Info) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.HasPreviousPage)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.HasPreviousPage)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46899,7 +46899,7 @@ func (ec *executionContext) fieldContext_PageLayout_width(_ context.Context, fie
 
 func (ec *executionContext) _PageLayout_cover(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Cover)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Cover)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46941,7 +46941,7 @@ func (ec *executionContext) fieldContext_PageLayout_coverSize(_ context.Context,
 
 func (ec *executionContext) _PageLayout_title(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Title)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46962,7 +46962,7 @@ func (ec *executionContext) fieldContext_PageLayout_title(_ context.Context, fie
 
 func (ec *executionContext) _PageLayout_description(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Description)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Description)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -46983,7 +46983,7 @@ func (ec *executionContext) fieldContext_PageLayout_description(_ context.Contex
 
 func (ec *executionContext) _PageLayout_tableOfContents(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.TableOfContents)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.TableOfContents)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47004,7 +47004,7 @@ func (ec *executionContext) fieldContext_PageLayout_tableOfContents(_ context.Co
 
 func (ec *executionContext) _PageLayout_outline(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Outline)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Outline)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47025,7 +47025,7 @@ func (ec *executionContext) fieldContext_PageLayout_outline(_ context.Context, f
 
 func (ec *executionContext) _PageLayout_pagination(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Pagination)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Pagination)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47046,7 +47046,7 @@ func (ec *executionContext) fieldContext_PageLayout_pagination(_ context.Context
 
 func (ec *executionContext) _PageLayout_metadata(ctx context.Context, field graphql.CollectedField, obj *content.Layout) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Metadata)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Metadata)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47094,7 +47094,7 @@ func (ec *executionContext) fieldContext_PingOrganizationPayload_member(_ contex
 
 func (ec *executionContext) _PingOrganizationPayload_serviceVisitorClaims(ctx context.Context, field graphql.CollectedField, obj *model.PingOrganizationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ServiceVisitorClaims)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ServiceVisitorClaims)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47115,7 +47115,7 @@ func (ec *executionContext) fieldContext_PingOrganizationPayload_serviceVisitorC
 
 func (ec *executionContext) _PingOrganizationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PingOrganizationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47163,7 +47163,7 @@ func (ec *executionContext) fieldContext_PostCommentPayload_comment(_ context.Co
 
 func (ec *executionContext) _PostCommentPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PostCommentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47211,7 +47211,7 @@ func (ec *executionContext) fieldContext_PostCommentReplyPayload_reply(_ context
 
 func (ec *executionContext) _PostCommentReplyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PostCommentReplyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47259,7 +47259,7 @@ func (ec *executionContext) fieldContext_PublishIntegrationPayload_integration(_
 
 func (ec *executionContext) _PublishIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishIntegrationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47307,7 +47307,7 @@ func (ec *executionContext) fieldContext_PublishSitePayload_site(_ context.Conte
 
 func (ec *executionContext) _PublishSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47328,7 +47328,7 @@ func (ec *executionContext) fieldContext_PublishSitePayload_clientMutationId(_ c
 
 func (ec *executionContext) _PublishedContent_siteId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.SiteID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SiteID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47349,7 +47349,7 @@ func (ec *executionContext) fieldContext_PublishedContent_siteId(_ context.Conte
 
 func (ec *executionContext) _PublishedContent_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.SiteSectionID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SiteSectionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47370,7 +47370,7 @@ func (ec *executionContext) fieldContext_PublishedContent_siteSectionId(_ contex
 
 func (ec *executionContext) _PublishedContent_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.SiteSpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SiteSpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47391,7 +47391,7 @@ func (ec *executionContext) fieldContext_PublishedContent_siteSpaceId(_ context.
 
 func (ec *executionContext) _PublishedContent_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47412,7 +47412,7 @@ func (ec *executionContext) fieldContext_PublishedContent_spaceId(_ context.Cont
 
 func (ec *executionContext) _PublishedContent_revisionId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.RevisionID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.RevisionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47433,7 +47433,7 @@ func (ec *executionContext) fieldContext_PublishedContent_revisionId(_ context.C
 
 func (ec *executionContext) _PublishedContent_organizationId(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.OrganizationID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.OrganizationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47454,7 +47454,7 @@ func (ec *executionContext) fieldContext_PublishedContent_organizationId(_ conte
 
 func (ec *executionContext) _PublishedContent_pathname(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Pathname)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Pathname)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47475,7 +47475,7 @@ func (ec *executionContext) fieldContext_PublishedContent_pathname(_ context.Con
 
 func (ec *executionContext) _PublishedContent_basePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.BasePath)
+		return gqlexec.StringAt(ec.OperationContext, &obj.BasePath)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47496,7 +47496,7 @@ func (ec *executionContext) fieldContext_PublishedContent_basePath(_ context.Con
 
 func (ec *executionContext) _PublishedContent_siteBasePath(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.SiteBasePath)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SiteBasePath)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47517,7 +47517,7 @@ func (ec *executionContext) fieldContext_PublishedContent_siteBasePath(_ context
 
 func (ec *executionContext) _PublishedContent_complete(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Complete)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Complete)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47538,7 +47538,7 @@ func (ec *executionContext) fieldContext_PublishedContent_complete(_ context.Con
 
 func (ec *executionContext) _PublishedContent_shareKey(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ShareKey)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ShareKey)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47559,7 +47559,7 @@ func (ec *executionContext) fieldContext_PublishedContent_shareKey(_ context.Con
 
 func (ec *executionContext) _PublishedContent_canonicalUrl(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.CanonicalURL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.CanonicalURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47601,7 +47601,7 @@ func (ec *executionContext) fieldContext_PublishedContentRedirect_target(_ conte
 
 func (ec *executionContext) _PublishedContentRedirect_redirect(ctx context.Context, field graphql.CollectedField, obj *model.PublishedContentRedirect) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Redirect)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Redirect)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47823,7 +47823,7 @@ func (ec *executionContext) fieldContext_PutOpenAPISpecPayload_openAPISpec(_ con
 
 func (ec *executionContext) _PutOpenAPISpecPayload_created(ctx context.Context, field graphql.CollectedField, obj *model.PutOpenAPISpecPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Created)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Created)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -47844,7 +47844,7 @@ func (ec *executionContext) fieldContext_PutOpenAPISpecPayload_created(_ context
 
 func (ec *executionContext) _PutOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.PutOpenAPISpecPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48528,7 +48528,7 @@ func (ec *executionContext) fieldContext_RedeliverWebhookDeliveryPayload_webhook
 
 func (ec *executionContext) _RedeliverWebhookDeliveryPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RedeliverWebhookDeliveryPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48549,7 +48549,7 @@ func (ec *executionContext) fieldContext_RedeliverWebhookDeliveryPayload_clientM
 
 func (ec *executionContext) _RemoveMemberPayload_removedUserId(ctx context.Context, field graphql.CollectedField, obj *model.RemoveMemberPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.RemovedUserID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.RemovedUserID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48570,7 +48570,7 @@ func (ec *executionContext) fieldContext_RemoveMemberPayload_removedUserId(_ con
 
 func (ec *executionContext) _RemoveMemberPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RemoveMemberPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48645,7 +48645,7 @@ func (ec *executionContext) fieldContext_RemoveReactionPayload_reply(_ context.C
 
 func (ec *executionContext) _RemoveReactionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RemoveReactionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48693,7 +48693,7 @@ func (ec *executionContext) fieldContext_RemoveTeamMemberPayload_team(_ context.
 
 func (ec *executionContext) _RemoveTeamMemberPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RemoveTeamMemberPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48741,7 +48741,7 @@ func (ec *executionContext) fieldContext_ResolveCommentPayload_comment(_ context
 
 func (ec *executionContext) _ResolveCommentPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.ResolveCommentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48789,7 +48789,7 @@ func (ec *executionContext) fieldContext_RestoreSpacePayload_space(_ context.Con
 
 func (ec *executionContext) _RestoreSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RestoreSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48810,7 +48810,7 @@ func (ec *executionContext) fieldContext_RestoreSpacePayload_clientMutationId(_ 
 
 func (ec *executionContext) _Revision_id(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -48873,7 +48873,7 @@ func (ec *executionContext) fieldContext_Revision_type(_ context.Context, field 
 
 func (ec *executionContext) _Revision_message(ctx context.Context, field graphql.CollectedField, obj *ent.Revision) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Message)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Message)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -49320,7 +49320,7 @@ func (ec *executionContext) fieldContext_Revision_links(ctx context.Context, fie
 
 func (ec *executionContext) _RevisionFile_id(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -49341,7 +49341,7 @@ func (ec *executionContext) fieldContext_RevisionFile_id(_ context.Context, fiel
 
 func (ec *executionContext) _RevisionFile_name(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -49362,7 +49362,7 @@ func (ec *executionContext) fieldContext_RevisionFile_name(_ context.Context, fi
 
 func (ec *executionContext) _RevisionFile_contentType(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.ContentType)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ContentType)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -49404,7 +49404,7 @@ func (ec *executionContext) fieldContext_RevisionFile_size(_ context.Context, fi
 
 func (ec *executionContext) _RevisionFile_width(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOInt2ᚖint(ctx, field.Selections, obj.Width)
+		return gqlexec.OptionalIntAt(ec.OperationContext, obj.Width)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -49425,7 +49425,7 @@ func (ec *executionContext) fieldContext_RevisionFile_width(_ context.Context, f
 
 func (ec *executionContext) _RevisionFile_height(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOInt2ᚖint(ctx, field.Selections, obj.Height)
+		return gqlexec.OptionalIntAt(ec.OperationContext, obj.Height)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -49446,7 +49446,7 @@ func (ec *executionContext) fieldContext_RevisionFile_height(_ context.Context, 
 
 func (ec *executionContext) _RevisionFile_downloadURL(ctx context.Context, field graphql.CollectedField, obj *model.RevisionFile) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.DownloadURL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DownloadURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50118,7 +50118,7 @@ func (ec *executionContext) fieldContext_RevisionPageEdge_cursor(_ context.Conte
 
 func (ec *executionContext) _RevisionReusableContent_id(ctx context.Context, field graphql.CollectedField, obj *content.Reusable) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50139,7 +50139,7 @@ func (ec *executionContext) fieldContext_RevisionReusableContent_id(_ context.Co
 
 func (ec *executionContext) _RevisionReusableContent_title(ctx context.Context, field graphql.CollectedField, obj *content.Reusable) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50178,7 +50178,7 @@ func (ec *executionContext) fieldContext_RevisionReusableContent_markdown(_ cont
 
 func (ec *executionContext) _RevisionURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.RevisionURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50199,7 +50199,7 @@ func (ec *executionContext) fieldContext_RevisionURLs_location(_ context.Context
 
 func (ec *executionContext) _RevisionURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.RevisionURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50220,7 +50220,7 @@ func (ec *executionContext) fieldContext_RevisionURLs_app(_ context.Context, fie
 
 func (ec *executionContext) _RevokeAPITokenPayload_revokedAPITokenId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeAPITokenPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.RevokedAPITokenID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.RevokedAPITokenID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50241,7 +50241,7 @@ func (ec *executionContext) fieldContext_RevokeAPITokenPayload_revokedAPITokenId
 
 func (ec *executionContext) _RevokeAPITokenPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeAPITokenPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50262,7 +50262,7 @@ func (ec *executionContext) fieldContext_RevokeAPITokenPayload_clientMutationId(
 
 func (ec *executionContext) _RevokeInvitationPayload_revokedInviteId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeInvitationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.RevokedInviteID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.RevokedInviteID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50283,7 +50283,7 @@ func (ec *executionContext) fieldContext_RevokeInvitationPayload_revokedInviteId
 
 func (ec *executionContext) _RevokeInvitationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeInvitationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50304,7 +50304,7 @@ func (ec *executionContext) fieldContext_RevokeInvitationPayload_clientMutationI
 
 func (ec *executionContext) _RevokeSessionPayload_revokedSessionId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeSessionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.RevokedSessionID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.RevokedSessionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50325,7 +50325,7 @@ func (ec *executionContext) fieldContext_RevokeSessionPayload_revokedSessionId(_
 
 func (ec *executionContext) _RevokeSessionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RevokeSessionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50373,7 +50373,7 @@ func (ec *executionContext) fieldContext_RotateSiteVisitorAuthKeyPayload_site(_ 
 
 func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_key(ctx context.Context, field graphql.CollectedField, obj *model.RotateSiteVisitorAuthKeyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Key)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50394,7 +50394,7 @@ func (ec *executionContext) fieldContext_RotateSiteVisitorAuthKeyPayload_key(_ c
 
 func (ec *executionContext) _RotateSiteVisitorAuthKeyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RotateSiteVisitorAuthKeyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50442,7 +50442,7 @@ func (ec *executionContext) fieldContext_RotateSpaceVisitorAuthKeyPayload_space(
 
 func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload_key(ctx context.Context, field graphql.CollectedField, obj *model.RotateSpaceVisitorAuthKeyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Key)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Key)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50463,7 +50463,7 @@ func (ec *executionContext) fieldContext_RotateSpaceVisitorAuthKeyPayload_key(_ 
 
 func (ec *executionContext) _RotateSpaceVisitorAuthKeyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RotateSpaceVisitorAuthKeyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50511,7 +50511,7 @@ func (ec *executionContext) fieldContext_RotateWebhookEndpointSecretPayload_webh
 
 func (ec *executionContext) _RotateWebhookEndpointSecretPayload_secret(ctx context.Context, field graphql.CollectedField, obj *model.RotateWebhookEndpointSecretPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Secret)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Secret)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50532,7 +50532,7 @@ func (ec *executionContext) fieldContext_RotateWebhookEndpointSecretPayload_secr
 
 func (ec *executionContext) _RotateWebhookEndpointSecretPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.RotateWebhookEndpointSecretPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50553,7 +50553,7 @@ func (ec *executionContext) fieldContext_RotateWebhookEndpointSecretPayload_clie
 
 func (ec *executionContext) _SAMLProvider_id(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50616,7 +50616,7 @@ func (ec *executionContext) fieldContext_SAMLProvider_updatedAt(_ context.Contex
 
 func (ec *executionContext) _SAMLProvider_label(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Label)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50637,7 +50637,7 @@ func (ec *executionContext) fieldContext_SAMLProvider_label(_ context.Context, f
 
 func (ec *executionContext) _SAMLProvider_ssoURL(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.SSOURL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SSOURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50658,7 +50658,7 @@ func (ec *executionContext) fieldContext_SAMLProvider_ssoURL(_ context.Context, 
 
 func (ec *executionContext) _SAMLProvider_entityID(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.EntityID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.EntityID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50679,7 +50679,7 @@ func (ec *executionContext) fieldContext_SAMLProvider_entityID(_ context.Context
 
 func (ec *executionContext) _SAMLProvider_certificate(ctx context.Context, field graphql.CollectedField, obj *ent.SAMLProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Certificate)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Certificate)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50970,7 +50970,7 @@ func (ec *executionContext) fieldContext_SAMLProviderEdge_cursor(_ context.Conte
 
 func (ec *executionContext) _SAMLProviderURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SAMLProviderURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -50991,7 +50991,7 @@ func (ec *executionContext) fieldContext_SAMLProviderURLs_location(_ context.Con
 
 func (ec *executionContext) _SAMLServiceProvider_acsURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLServiceProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.AcsURL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.AcsURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51012,7 +51012,7 @@ func (ec *executionContext) fieldContext_SAMLServiceProvider_acsURL(_ context.Co
 
 func (ec *executionContext) _SAMLServiceProvider_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SAMLServiceProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.StartURL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.StartURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51033,7 +51033,7 @@ func (ec *executionContext) fieldContext_SAMLServiceProvider_startURL(_ context.
 
 func (ec *executionContext) _SAMLServiceProvider_entityID(ctx context.Context, field graphql.CollectedField, obj *model.SAMLServiceProvider) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.EntityID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.EntityID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51054,7 +51054,7 @@ func (ec *executionContext) fieldContext_SAMLServiceProvider_entityID(_ context.
 
 func (ec *executionContext) _SSOProviderLogin_id(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51075,7 +51075,7 @@ func (ec *executionContext) fieldContext_SSOProviderLogin_id(_ context.Context, 
 
 func (ec *executionContext) _SSOProviderLogin_label(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Label)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Label)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51096,7 +51096,7 @@ func (ec *executionContext) fieldContext_SSOProviderLogin_label(_ context.Contex
 
 func (ec *executionContext) _SSOProviderLogin_startURL(ctx context.Context, field graphql.CollectedField, obj *model.SSOProviderLogin) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.StartURL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.StartURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51117,7 +51117,7 @@ func (ec *executionContext) fieldContext_SSOProviderLogin_startURL(_ context.Con
 
 func (ec *executionContext) _SearchPageResult_id(ctx context.Context, field graphql.CollectedField, obj *search.PageHit) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.PageID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.PageID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51138,7 +51138,7 @@ func (ec *executionContext) fieldContext_SearchPageResult_id(_ context.Context, 
 
 func (ec *executionContext) _SearchPageResult_title(ctx context.Context, field graphql.CollectedField, obj *search.PageHit) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51159,7 +51159,7 @@ func (ec *executionContext) fieldContext_SearchPageResult_title(_ context.Contex
 
 func (ec *executionContext) _SearchPageResult_path(ctx context.Context, field graphql.CollectedField, obj *search.PageHit) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Path)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51390,7 +51390,7 @@ func (ec *executionContext) fieldContext_SearchPageResultEdge_cursor(_ context.C
 
 func (ec *executionContext) _SearchSectionResult_id(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51411,7 +51411,7 @@ func (ec *executionContext) fieldContext_SearchSectionResult_id(_ context.Contex
 
 func (ec *executionContext) _SearchSectionResult_anchor(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Anchor)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Anchor)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51432,7 +51432,7 @@ func (ec *executionContext) fieldContext_SearchSectionResult_anchor(_ context.Co
 
 func (ec *executionContext) _SearchSectionResult_title(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51453,7 +51453,7 @@ func (ec *executionContext) fieldContext_SearchSectionResult_title(_ context.Con
 
 func (ec *executionContext) _SearchSectionResult_path(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Path)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51474,7 +51474,7 @@ func (ec *executionContext) fieldContext_SearchSectionResult_path(_ context.Cont
 
 func (ec *executionContext) _SearchSectionResult_body(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Body)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Body)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51495,7 +51495,7 @@ func (ec *executionContext) fieldContext_SearchSectionResult_body(_ context.Cont
 
 func (ec *executionContext) _SearchSectionResult_appURL(ctx context.Context, field graphql.CollectedField, obj *model.SearchSectionResult) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.AppURL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.AppURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -51735,7 +51735,7 @@ func (ec *executionContext) fieldContext_SearchSpaceResultEdge_cursor(_ context.
 
 func (ec *executionContext) _Session_id(ctx context.Context, field graphql.CollectedField, obj *ent.APIToken) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52044,7 +52044,7 @@ func (ec *executionContext) fieldContext_SetMemberSSOPayload_member(_ context.Co
 
 func (ec *executionContext) _SetMemberSSOPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SetMemberSSOPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52119,7 +52119,7 @@ func (ec *executionContext) fieldContext_SetPageMarkdownPayload_page(_ context.C
 
 func (ec *executionContext) _SetPageMarkdownPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SetPageMarkdownPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52167,7 +52167,7 @@ func (ec *executionContext) fieldContext_SetTeamContentRolePayload_team(_ contex
 
 func (ec *executionContext) _SetTeamContentRolePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SetTeamContentRolePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52188,7 +52188,7 @@ func (ec *executionContext) fieldContext_SetTeamContentRolePayload_clientMutatio
 
 func (ec *executionContext) _ShareLink_id(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52230,7 +52230,7 @@ func (ec *executionContext) fieldContext_ShareLink_createdAt(_ context.Context, 
 
 func (ec *executionContext) _ShareLink_name(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Name)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52251,7 +52251,7 @@ func (ec *executionContext) fieldContext_ShareLink_name(_ context.Context, field
 
 func (ec *executionContext) _ShareLink_active(ctx context.Context, field graphql.CollectedField, obj *ent.ShareLink) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Active)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Active)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52446,7 +52446,7 @@ func (ec *executionContext) fieldContext_ShareLinkEdge_cursor(_ context.Context,
 
 func (ec *executionContext) _ShareLinkURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.ShareLinkURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Published)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Published)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52467,7 +52467,7 @@ func (ec *executionContext) fieldContext_ShareLinkURLs_published(_ context.Conte
 
 func (ec *executionContext) _SignOutPayload_endedSessionId(ctx context.Context, field graphql.CollectedField, obj *model.SignOutPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.EndedSessionID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.EndedSessionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52488,7 +52488,7 @@ func (ec *executionContext) fieldContext_SignOutPayload_endedSessionId(_ context
 
 func (ec *executionContext) _SignOutPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SignOutPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52509,7 +52509,7 @@ func (ec *executionContext) fieldContext_SignOutPayload_clientMutationId(_ conte
 
 func (ec *executionContext) _Site_id(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52593,7 +52593,7 @@ func (ec *executionContext) fieldContext_Site_type(_ context.Context, field grap
 
 func (ec *executionContext) _Site_title(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52614,7 +52614,7 @@ func (ec *executionContext) fieldContext_Site_title(_ context.Context, field gra
 
 func (ec *executionContext) _Site_hostname(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Hostname)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Hostname)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52635,7 +52635,7 @@ func (ec *executionContext) fieldContext_Site_hostname(_ context.Context, field 
 
 func (ec *executionContext) _Site_basename(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Basename)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Basename)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52677,7 +52677,7 @@ func (ec *executionContext) fieldContext_Site_visibility(_ context.Context, fiel
 
 func (ec *executionContext) _Site_published(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Published)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Published)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -52719,7 +52719,7 @@ func (ec *executionContext) fieldContext_Site_agentsContext(_ context.Context, f
 
 func (ec *executionContext) _Site_visitorAuthFallbackURL(ctx context.Context, field graphql.CollectedField, obj *ent.Site) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.VisitorAuthFallbackURL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.VisitorAuthFallbackURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53214,7 +53214,7 @@ func (ec *executionContext) fieldContext_Site_redirect(ctx context.Context, fiel
 
 func (ec *executionContext) _SiteAdaptiveContent_enabled(ctx context.Context, field graphql.CollectedField, obj *model.SiteAdaptiveContent) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Enabled)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Enabled)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53421,7 +53421,7 @@ func (ec *executionContext) fieldContext_SiteEdge_cursor(_ context.Context, fiel
 
 func (ec *executionContext) _SiteProxy_origin(ctx context.Context, field graphql.CollectedField, obj *model.SiteProxy) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Origin)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Origin)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53442,7 +53442,7 @@ func (ec *executionContext) fieldContext_SiteProxy_origin(_ context.Context, fie
 
 func (ec *executionContext) _SiteProxy_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteProxy) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Target)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Target)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53463,7 +53463,7 @@ func (ec *executionContext) fieldContext_SiteProxy_target(_ context.Context, fie
 
 func (ec *executionContext) _SiteRedirect_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53526,7 +53526,7 @@ func (ec *executionContext) fieldContext_SiteRedirect_updatedAt(_ context.Contex
 
 func (ec *executionContext) _SiteRedirect_source(ctx context.Context, field graphql.CollectedField, obj *ent.SiteRedirect) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Source)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Source)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53673,7 +53673,7 @@ func (ec *executionContext) fieldContext_SiteRedirectConnection_totalCount(_ con
 
 func (ec *executionContext) _SiteRedirectDestination_kind(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Kind)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Kind)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53694,7 +53694,7 @@ func (ec *executionContext) fieldContext_SiteRedirectDestination_kind(_ context.
 
 func (ec *executionContext) _SiteRedirectDestination_siteSectionId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.SiteSectionID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SiteSectionID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53715,7 +53715,7 @@ func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSectionId(_
 
 func (ec *executionContext) _SiteRedirectDestination_siteSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.SiteSpaceID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.SiteSpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53736,7 +53736,7 @@ func (ec *executionContext) fieldContext_SiteRedirectDestination_siteSpaceId(_ c
 
 func (ec *executionContext) _SiteRedirectDestination_pageId(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOID2ᚖstring(ctx, field.Selections, obj.PageID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.PageID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53757,7 +53757,7 @@ func (ec *executionContext) fieldContext_SiteRedirectDestination_pageId(_ contex
 
 func (ec *executionContext) _SiteRedirectDestination_url(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectDestination) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.URL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.URL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53853,7 +53853,7 @@ func (ec *executionContext) fieldContext_SiteRedirectResolution_redirect(_ conte
 
 func (ec *executionContext) _SiteRedirectResolution_target(ctx context.Context, field graphql.CollectedField, obj *model.SiteRedirectResolution) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Target)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Target)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53874,7 +53874,7 @@ func (ec *executionContext) fieldContext_SiteRedirectResolution_target(_ context
 
 func (ec *executionContext) _SiteSection_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53937,7 +53937,7 @@ func (ec *executionContext) fieldContext_SiteSection_updatedAt(_ context.Context
 
 func (ec *executionContext) _SiteSection_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53958,7 +53958,7 @@ func (ec *executionContext) fieldContext_SiteSection_title(_ context.Context, fi
 
 func (ec *executionContext) _SiteSection_description(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Description)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Description)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -53979,7 +53979,7 @@ func (ec *executionContext) fieldContext_SiteSection_description(_ context.Conte
 
 func (ec *executionContext) _SiteSection_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Icon)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Icon)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54000,7 +54000,7 @@ func (ec *executionContext) fieldContext_SiteSection_icon(_ context.Context, fie
 
 func (ec *executionContext) _SiteSection_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Path)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54021,7 +54021,7 @@ func (ec *executionContext) fieldContext_SiteSection_path(_ context.Context, fie
 
 func (ec *executionContext) _SiteSection_condition(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSection) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Condition)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Condition)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54288,7 +54288,7 @@ func (ec *executionContext) fieldContext_SiteSectionEdge_cursor(_ context.Contex
 
 func (ec *executionContext) _SiteSectionGroup_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54351,7 +54351,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_updatedAt(_ context.Co
 
 func (ec *executionContext) _SiteSectionGroup_title(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54372,7 +54372,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroup_title(_ context.Contex
 
 func (ec *executionContext) _SiteSectionGroup_icon(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSectionGroup) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Icon)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Icon)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54594,7 +54594,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroupMembershipPayload_siteS
 
 func (ec *executionContext) _SiteSectionGroupMembershipPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionGroupMembershipPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54615,7 +54615,7 @@ func (ec *executionContext) fieldContext_SiteSectionGroupMembershipPayload_clien
 
 func (ec *executionContext) _SiteSectionURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteSectionURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Published)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Published)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54636,7 +54636,7 @@ func (ec *executionContext) fieldContext_SiteSectionURLs_published(_ context.Con
 
 func (ec *executionContext) _SiteSpace_id(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54699,7 +54699,7 @@ func (ec *executionContext) fieldContext_SiteSpace_updatedAt(_ context.Context, 
 
 func (ec *executionContext) _SiteSpace_path(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Path)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Path)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -54720,7 +54720,7 @@ func (ec *executionContext) fieldContext_SiteSpace_path(_ context.Context, field
 
 func (ec *executionContext) _SiteSpace_condition(ctx context.Context, field graphql.CollectedField, obj *ent.SiteSpace) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Condition)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Condition)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55005,7 +55005,7 @@ func (ec *executionContext) fieldContext_SiteSpaceEdge_cursor(_ context.Context,
 
 func (ec *executionContext) _SiteSpaceURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteSpaceURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Published)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Published)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55026,7 +55026,7 @@ func (ec *executionContext) fieldContext_SiteSpaceURLs_published(_ context.Conte
 
 func (ec *executionContext) _SiteURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55047,7 +55047,7 @@ func (ec *executionContext) fieldContext_SiteURLs_location(_ context.Context, fi
 
 func (ec *executionContext) _SiteURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55068,7 +55068,7 @@ func (ec *executionContext) fieldContext_SiteURLs_app(_ context.Context, field g
 
 func (ec *executionContext) _SiteURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SiteURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Published)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Published)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55089,7 +55089,7 @@ func (ec *executionContext) fieldContext_SiteURLs_published(_ context.Context, f
 
 func (ec *executionContext) _Space_id(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55152,7 +55152,7 @@ func (ec *executionContext) fieldContext_Space_updatedAt(_ context.Context, fiel
 
 func (ec *executionContext) _Space_title(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55173,7 +55173,7 @@ func (ec *executionContext) fieldContext_Space_title(_ context.Context, field gr
 
 func (ec *executionContext) _Space_emoji(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Emoji)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Emoji)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55911,7 +55911,7 @@ func (ec *executionContext) fieldContext_SpaceConnection_totalCount(_ context.Co
 
 func (ec *executionContext) _SpaceContentEvent_id(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -55953,7 +55953,7 @@ func (ec *executionContext) fieldContext_SpaceContentEvent_type(_ context.Contex
 
 func (ec *executionContext) _SpaceContentEvent_revisionId(ctx context.Context, field graphql.CollectedField, obj *events.Event) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.Subject)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Subject)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56070,7 +56070,7 @@ func (ec *executionContext) fieldContext_SpaceEdge_cursor(_ context.Context, fie
 
 func (ec *executionContext) _SpacePermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.View)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56091,7 +56091,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_view(_ context.Context
 
 func (ec *executionContext) _SpacePermissions_access(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Access)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Access)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56112,7 +56112,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_access(_ context.Conte
 
 func (ec *executionContext) _SpacePermissions_admin(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Admin)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56133,7 +56133,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_admin(_ context.Contex
 
 func (ec *executionContext) _SpacePermissions_viewInviteLinks(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.ViewInviteLinks)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.ViewInviteLinks)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56154,7 +56154,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_viewInviteLinks(_ cont
 
 func (ec *executionContext) _SpacePermissions_edit(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Edit)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Edit)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56175,7 +56175,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_edit(_ context.Context
 
 func (ec *executionContext) _SpacePermissions_triggerGitSync(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.TriggerGitSync)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.TriggerGitSync)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56196,7 +56196,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_triggerGitSync(_ conte
 
 func (ec *executionContext) _SpacePermissions_comment(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Comment)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Comment)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56217,7 +56217,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_comment(_ context.Cont
 
 func (ec *executionContext) _SpacePermissions_merge(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Merge)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Merge)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56238,7 +56238,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_merge(_ context.Contex
 
 func (ec *executionContext) _SpacePermissions_review(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Review)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Review)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56259,7 +56259,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_review(_ context.Conte
 
 func (ec *executionContext) _SpacePermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.InstallIntegration)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.InstallIntegration)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56280,7 +56280,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_installIntegration(_ c
 
 func (ec *executionContext) _SpaceURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.SpaceURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56301,7 +56301,7 @@ func (ec *executionContext) fieldContext_SpaceURLs_location(_ context.Context, f
 
 func (ec *executionContext) _SpaceURLs_app(ctx context.Context, field graphql.CollectedField, obj *model.SpaceURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.App)
+		return gqlexec.StringAt(ec.OperationContext, &obj.App)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56322,7 +56322,7 @@ func (ec *executionContext) fieldContext_SpaceURLs_app(_ context.Context, field 
 
 func (ec *executionContext) _SpaceURLs_published(ctx context.Context, field graphql.CollectedField, obj *model.SpaceURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Published)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Published)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56343,7 +56343,7 @@ func (ec *executionContext) fieldContext_SpaceURLs_published(_ context.Context, 
 
 func (ec *executionContext) _SpaceURLs_public(ctx context.Context, field graphql.CollectedField, obj *model.SpaceURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Public)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Public)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56364,7 +56364,7 @@ func (ec *executionContext) fieldContext_SpaceURLs_public(_ context.Context, fie
 
 func (ec *executionContext) _SpaceURLs_icon(ctx context.Context, field graphql.CollectedField, obj *model.SpaceURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Icon)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Icon)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56619,7 +56619,7 @@ func (ec *executionContext) fieldContext_SyncChangeRequestPayload_conflicts(_ co
 
 func (ec *executionContext) _SyncChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.SyncChangeRequestPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56640,7 +56640,7 @@ func (ec *executionContext) fieldContext_SyncChangeRequestPayload_clientMutation
 
 func (ec *executionContext) _Team_id(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -56703,7 +56703,7 @@ func (ec *executionContext) fieldContext_Team_updatedAt(_ context.Context, field
 
 func (ec *executionContext) _Team_title(ctx context.Context, field graphql.CollectedField, obj *ent.Team) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57411,7 +57411,7 @@ func (ec *executionContext) fieldContext_TeamMembershipEdge_cursor(_ context.Con
 
 func (ec *executionContext) _TeamPermissions_admin(ctx context.Context, field graphql.CollectedField, obj *authz.TeamPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Admin)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Admin)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57432,7 +57432,7 @@ func (ec *executionContext) fieldContext_TeamPermissions_admin(_ context.Context
 
 func (ec *executionContext) _TeamPermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.TeamPermissions) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.View)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.View)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57453,7 +57453,7 @@ func (ec *executionContext) fieldContext_TeamPermissions_view(_ context.Context,
 
 func (ec *executionContext) _TeamURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.TeamURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57501,7 +57501,7 @@ func (ec *executionContext) fieldContext_TransferCollectionPayload_collection(_ 
 
 func (ec *executionContext) _TransferCollectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.TransferCollectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57549,7 +57549,7 @@ func (ec *executionContext) fieldContext_TransferSpacePayload_space(_ context.Co
 
 func (ec *executionContext) _TransferSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.TransferSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57570,7 +57570,7 @@ func (ec *executionContext) fieldContext_TransferSpacePayload_clientMutationId(_
 
 func (ec *executionContext) _TranslationSettings_id(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57633,7 +57633,7 @@ func (ec *executionContext) fieldContext_TranslationSettings_updatedAt(_ context
 
 func (ec *executionContext) _TranslationSettings_title(ctx context.Context, field graphql.CollectedField, obj *ent.TranslationSettings) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Title)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Title)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -57984,7 +57984,7 @@ func (ec *executionContext) fieldContext_TranslationSettingsEdge_cursor(_ contex
 
 func (ec *executionContext) _TranslationSettingsURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSettingsURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58005,7 +58005,7 @@ func (ec *executionContext) fieldContext_TranslationSettingsURLs_location(_ cont
 
 func (ec *executionContext) _TranslationSource_spaceId(ctx context.Context, field graphql.CollectedField, obj *model.TranslationSource) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.SpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.SpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58047,7 +58047,7 @@ func (ec *executionContext) fieldContext_TranslationSource_language(_ context.Co
 
 func (ec *executionContext) _TranslationStats_runs(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Runs)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Runs)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58068,7 +58068,7 @@ func (ec *executionContext) fieldContext_TranslationStats_runs(_ context.Context
 
 func (ec *executionContext) _TranslationStats_totalWords(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalWords)
+		return gqlexec.IntAt(ec.OperationContext, &obj.TotalWords)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58089,7 +58089,7 @@ func (ec *executionContext) fieldContext_TranslationStats_totalWords(_ context.C
 
 func (ec *executionContext) _TranslationStats_totalPages(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalPages)
+		return gqlexec.IntAt(ec.OperationContext, &obj.TotalPages)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58110,7 +58110,7 @@ func (ec *executionContext) fieldContext_TranslationStats_totalPages(_ context.C
 
 func (ec *executionContext) _TranslationStats_totalDuration(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.TotalDuration)
+		return gqlexec.IntAt(ec.OperationContext, &obj.TotalDuration)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58131,7 +58131,7 @@ func (ec *executionContext) fieldContext_TranslationStats_totalDuration(_ contex
 
 func (ec *executionContext) _TranslationStats_latestRunDuration(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.LatestRunDuration)
+		return gqlexec.IntAt(ec.OperationContext, &obj.LatestRunDuration)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58152,7 +58152,7 @@ func (ec *executionContext) fieldContext_TranslationStats_latestRunDuration(_ co
 
 func (ec *executionContext) _TranslationStats_latestPages(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.LatestPages)
+		return gqlexec.IntAt(ec.OperationContext, &obj.LatestPages)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58173,7 +58173,7 @@ func (ec *executionContext) fieldContext_TranslationStats_latestPages(_ context.
 
 func (ec *executionContext) _TranslationStats_latestWords(ctx context.Context, field graphql.CollectedField, obj *model.TranslationStats) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.LatestWords)
+		return gqlexec.IntAt(ec.OperationContext, &obj.LatestWords)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58221,7 +58221,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_ins
 
 func (ec *executionContext) _UninstallIntegrationFromSitePayload_uninstalledSiteId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledSiteID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.UninstalledSiteID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58242,7 +58242,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationFromSitePayload_uni
 
 func (ec *executionContext) _UninstallIntegrationFromSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58290,7 +58290,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_in
 
 func (ec *executionContext) _UninstallIntegrationFromSpacePayload_uninstalledSpaceId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledSpaceID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.UninstalledSpaceID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58311,7 +58311,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_un
 
 func (ec *executionContext) _UninstallIntegrationFromSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationFromSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58332,7 +58332,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationFromSpacePayload_cl
 
 func (ec *executionContext) _UninstallIntegrationPayload_uninstalledInstallationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.UninstalledInstallationID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.UninstalledInstallationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58353,7 +58353,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationPayload_uninstalled
 
 func (ec *executionContext) _UninstallIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UninstallIntegrationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58374,7 +58374,7 @@ func (ec *executionContext) fieldContext_UninstallIntegrationPayload_clientMutat
 
 func (ec *executionContext) _UnpublishIntegrationPayload_unpublishedIntegrationName(ctx context.Context, field graphql.CollectedField, obj *model.UnpublishIntegrationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.UnpublishedIntegrationName)
+		return gqlexec.StringAt(ec.OperationContext, &obj.UnpublishedIntegrationName)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58395,7 +58395,7 @@ func (ec *executionContext) fieldContext_UnpublishIntegrationPayload_unpublished
 
 func (ec *executionContext) _UnpublishIntegrationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UnpublishIntegrationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58443,7 +58443,7 @@ func (ec *executionContext) fieldContext_UpdateChangeRequestPayload_changeReques
 
 func (ec *executionContext) _UpdateChangeRequestPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateChangeRequestPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58491,7 +58491,7 @@ func (ec *executionContext) fieldContext_UpdateCollectionPayload_collection(_ co
 
 func (ec *executionContext) _UpdateCollectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCollectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58539,7 +58539,7 @@ func (ec *executionContext) fieldContext_UpdateCommentPayload_comment(_ context.
 
 func (ec *executionContext) _UpdateCommentPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCommentPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58587,7 +58587,7 @@ func (ec *executionContext) fieldContext_UpdateCommentReplyPayload_reply(_ conte
 
 func (ec *executionContext) _UpdateCommentReplyPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateCommentReplyPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58635,7 +58635,7 @@ func (ec *executionContext) fieldContext_UpdateIntegrationInstallationPayload_in
 
 func (ec *executionContext) _UpdateIntegrationInstallationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationInstallationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58683,7 +58683,7 @@ func (ec *executionContext) fieldContext_UpdateIntegrationSiteInstallationPayloa
 
 func (ec *executionContext) _UpdateIntegrationSiteInstallationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationSiteInstallationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58731,7 +58731,7 @@ func (ec *executionContext) fieldContext_UpdateIntegrationSpaceInstallationPaylo
 
 func (ec *executionContext) _UpdateIntegrationSpaceInstallationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateIntegrationSpaceInstallationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58779,7 +58779,7 @@ func (ec *executionContext) fieldContext_UpdateLinkInvitePayload_invite(_ contex
 
 func (ec *executionContext) _UpdateLinkInvitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateLinkInvitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58827,7 +58827,7 @@ func (ec *executionContext) fieldContext_UpdateMemberPayload_member(_ context.Co
 
 func (ec *executionContext) _UpdateMemberPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateMemberPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58875,7 +58875,7 @@ func (ec *executionContext) fieldContext_UpdateOpenAPISpecPayload_openAPISpec(_ 
 
 func (ec *executionContext) _UpdateOpenAPISpecPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateOpenAPISpecPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58923,7 +58923,7 @@ func (ec *executionContext) fieldContext_UpdateOrganizationPayload_organization(
 
 func (ec *executionContext) _UpdateOrganizationPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateOrganizationPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -58998,7 +58998,7 @@ func (ec *executionContext) fieldContext_UpdatePagePayload_page(_ context.Contex
 
 func (ec *executionContext) _UpdatePagePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdatePagePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59046,7 +59046,7 @@ func (ec *executionContext) fieldContext_UpdateSAMLProviderPayload_samlProvider(
 
 func (ec *executionContext) _UpdateSAMLProviderPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSAMLProviderPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59094,7 +59094,7 @@ func (ec *executionContext) fieldContext_UpdateShareLinkPayload_shareLink(_ cont
 
 func (ec *executionContext) _UpdateShareLinkPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateShareLinkPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59169,7 +59169,7 @@ func (ec *executionContext) fieldContext_UpdateSiteAdaptiveSchemaPayload_adaptiv
 
 func (ec *executionContext) _UpdateSiteAdaptiveSchemaPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteAdaptiveSchemaPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59217,7 +59217,7 @@ func (ec *executionContext) fieldContext_UpdateSitePayload_site(_ context.Contex
 
 func (ec *executionContext) _UpdateSitePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSitePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59265,7 +59265,7 @@ func (ec *executionContext) fieldContext_UpdateSiteRedirectPayload_siteRedirect(
 
 func (ec *executionContext) _UpdateSiteRedirectPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteRedirectPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59313,7 +59313,7 @@ func (ec *executionContext) fieldContext_UpdateSiteSectionGroupPayload_siteSecti
 
 func (ec *executionContext) _UpdateSiteSectionGroupPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionGroupPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59361,7 +59361,7 @@ func (ec *executionContext) fieldContext_UpdateSiteSectionPayload_siteSection(_ 
 
 func (ec *executionContext) _UpdateSiteSectionPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSectionPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59409,7 +59409,7 @@ func (ec *executionContext) fieldContext_UpdateSiteSpacePayload_siteSpace(_ cont
 
 func (ec *executionContext) _UpdateSiteSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59457,7 +59457,7 @@ func (ec *executionContext) fieldContext_UpdateSiteVisitorAuthPayload_site(_ con
 
 func (ec *executionContext) _UpdateSiteVisitorAuthPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSiteVisitorAuthPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59505,7 +59505,7 @@ func (ec *executionContext) fieldContext_UpdateSpacePayload_space(_ context.Cont
 
 func (ec *executionContext) _UpdateSpacePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateSpacePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59553,7 +59553,7 @@ func (ec *executionContext) fieldContext_UpdateTeamPayload_team(_ context.Contex
 
 func (ec *executionContext) _UpdateTeamPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTeamPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59601,7 +59601,7 @@ func (ec *executionContext) fieldContext_UpdateTranslationSettingsPayload_transl
 
 func (ec *executionContext) _UpdateTranslationSettingsPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateTranslationSettingsPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59649,7 +59649,7 @@ func (ec *executionContext) fieldContext_UpdateWebhookEndpointPayload_webhookEnd
 
 func (ec *executionContext) _UpdateWebhookEndpointPayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UpdateWebhookEndpointPayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59724,7 +59724,7 @@ func (ec *executionContext) fieldContext_UploadFilePayload_file(_ context.Contex
 
 func (ec *executionContext) _UploadFilePayload_clientMutationId(ctx context.Context, field graphql.CollectedField, obj *model.UploadFilePayload) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ClientMutationID)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ClientMutationID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59745,7 +59745,7 @@ func (ec *executionContext) fieldContext_UploadFilePayload_clientMutationId(_ co
 
 func (ec *executionContext) _User_id(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59808,7 +59808,7 @@ func (ec *executionContext) fieldContext_User_updatedAt(_ context.Context, field
 
 func (ec *executionContext) _User_displayName(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.DisplayName)
+		return gqlexec.StringAt(ec.OperationContext, &obj.DisplayName)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -59829,7 +59829,7 @@ func (ec *executionContext) fieldContext_User_displayName(_ context.Context, fie
 
 func (ec *executionContext) _User_photoURL(ctx context.Context, field graphql.CollectedField, obj *ent.User) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.PhotoURL)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.PhotoURL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60012,7 +60012,7 @@ func (ec *executionContext) fieldContext_User_sessions(ctx context.Context, fiel
 
 func (ec *executionContext) _UserURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.UserURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60033,7 +60033,7 @@ func (ec *executionContext) fieldContext_UserURLs_location(_ context.Context, fi
 
 func (ec *executionContext) _WebhookDelivery_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60096,7 +60096,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_updatedAt(_ context.Con
 
 func (ec *executionContext) _WebhookDelivery_eventID(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.EventID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.EventID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60138,7 +60138,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_eventType(_ context.Con
 
 func (ec *executionContext) _WebhookDelivery_payload(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Payload)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Payload)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60201,7 +60201,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_nextAttemptAt(_ context
 
 func (ec *executionContext) _WebhookDelivery_redeliveryOf(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookDelivery) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.RedeliveryOf)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.RedeliveryOf)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60276,7 +60276,7 @@ func (ec *executionContext) fieldContext_WebhookDelivery_attempts(_ context.Cont
 
 func (ec *executionContext) _WebhookDeliveryAttempt_number(ctx context.Context, field graphql.CollectedField, obj *webhook.Attempt) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.Number)
+		return gqlexec.IntAt(ec.OperationContext, &obj.Number)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60345,7 +60345,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_requestHeaders(_
 
 func (ec *executionContext) _WebhookDeliveryAttempt_responseStatus(ctx context.Context, field graphql.CollectedField, obj *webhook.Attempt) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOInt2ᚖint(ctx, field.Selections, obj.ResponseStatus)
+		return gqlexec.OptionalIntAt(ec.OperationContext, obj.ResponseStatus)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60366,7 +60366,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_responseStatus(_
 
 func (ec *executionContext) _WebhookDeliveryAttempt_responseBody(ctx context.Context, field graphql.CollectedField, obj *webhook.Attempt) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.ResponseBody)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.ResponseBody)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60387,7 +60387,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_responseBody(_ c
 
 func (ec *executionContext) _WebhookDeliveryAttempt_latencyMs(ctx context.Context, field graphql.CollectedField, obj *webhook.Attempt) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNInt2int(ctx, field.Selections, obj.LatencyMs)
+		return gqlexec.IntAt(ec.OperationContext, &obj.LatencyMs)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60408,7 +60408,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryAttempt_latencyMs(_ cont
 
 func (ec *executionContext) _WebhookDeliveryAttempt_error(ctx context.Context, field graphql.CollectedField, obj *webhook.Attempt) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Error)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Error)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60576,7 +60576,7 @@ func (ec *executionContext) fieldContext_WebhookDeliveryEdge_cursor(_ context.Co
 
 func (ec *executionContext) _WebhookEndpoint_id(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60639,7 +60639,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_updatedAt(_ context.Con
 
 func (ec *executionContext) _WebhookEndpoint_url(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.URL)
+		return gqlexec.StringAt(ec.OperationContext, &obj.URL)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60660,7 +60660,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_url(_ context.Context, 
 
 func (ec *executionContext) _WebhookEndpoint_active(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.Active)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.Active)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60681,7 +60681,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_active(_ context.Contex
 
 func (ec *executionContext) _WebhookEndpoint_description(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Description)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Description)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -60702,7 +60702,7 @@ func (ec *executionContext) fieldContext_WebhookEndpoint_description(_ context.C
 
 func (ec *executionContext) _WebhookEndpoint_disabledReason(ctx context.Context, field graphql.CollectedField, obj *ent.WebhookEndpoint) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DisabledReason)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.DisabledReason)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61002,7 +61002,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointEdge_cursor(_ context.Co
 
 func (ec *executionContext) _WebhookEndpointURLs_location(ctx context.Context, field graphql.CollectedField, obj *model.WebhookEndpointURLs) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Location)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Location)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61023,7 +61023,7 @@ func (ec *executionContext) fieldContext_WebhookEndpointURLs_location(_ context.
 
 func (ec *executionContext) _WebhookHeader_name(ctx context.Context, field graphql.CollectedField, obj *webhook.Header) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61044,7 +61044,7 @@ func (ec *executionContext) fieldContext_WebhookHeader_name(_ context.Context, f
 
 func (ec *executionContext) _WebhookHeader_value(ctx context.Context, field graphql.CollectedField, obj *webhook.Header) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Value)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Value)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61065,7 +61065,7 @@ func (ec *executionContext) fieldContext_WebhookHeader_value(_ context.Context, 
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61104,7 +61104,7 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsRepeatable)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.IsRepeatable)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61181,7 +61181,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61256,7 +61256,7 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61396,7 +61396,7 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -61462,7 +61462,7 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 
 func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DefaultValue)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.DefaultValue)
 	}
 	return gqlexec.ResolveField(
 		ctx,

@@ -1,8 +1,9 @@
 // Package gqlexec runs the elements of a GraphQL list the way Bindery's
 // loaders need, with a goroutine only where one buys a batch; answers an
 // object with one allocation rather than gqlgen's several (Answer,
-// object.go); and remembers the fields a list's objects collect
-// (CollectFields, collect.go).
+// object.go); remembers the fields a list's objects collect
+// (CollectFields, collect.go); and answers a query's scalar fields with a
+// pointer to their value (StringAt and its kind, scalar.go).
 //
 // gqlgen marshals every list of objects with graphql.MarshalSliceConcurrently,
 // a goroutine per element, so that the elements' loads reach a dataloader

@@ -36,7 +36,10 @@ import (
 // gqlexec.ResolversOnly's (gqlexec.Plain, one comparison): the field's body
 // starts with `if gqlexec.Plain(ec.OperationContext) { return
 // ec.marshalX(ctx, field.Selections, obj.F) }`, which writes the JSON
-// ResolveField would, and goes on with gqlgen's code otherwise. A directive
+// ResolveField would, and goes on with gqlgen's code otherwise. A String,
+// ID, Int or Boolean field is answered there by gqlexec.StringAt and its
+// kind, with a pointer to the struct's field rather than a copy boxed in a
+// closure (inPlace; see graph/gqlexec/scalar.go). A directive
 // on the field gives it a middleware chain, so it never qualifies.
 // Everything else keeps gqlgen's code alone. The rewrite fails when it
 // qualifies no field at all, as it would if a gqlgen upgrade changed the
@@ -66,11 +69,15 @@ func direct(src []byte) ([]byte, int, error) {
 		if !ok {
 			continue
 		}
+		answer := "ec." + marshal + "(ctx, field.Selections, obj." + field + ")"
+		if at, ok := inPlace(methods[marshal], fset); ok {
+			answer = fmt.Sprintf(at, "obj."+field)
+		}
 		at := fset.Position(fn.Body.Lbrace).Offset + 1
 		edits = append(edits, edit{
 			from: at,
 			to:   at,
-			text: "\n\tif gqlexec.Plain(ec.OperationContext) {\n\t\treturn ec." + marshal + "(ctx, field.Selections, obj." + field + ")\n\t}",
+			text: "\n\tif gqlexec.Plain(ec.OperationContext) {\n\t\treturn " + answer + "\n\t}",
 		})
 	}
 	if len(edits) == 0 {
@@ -131,6 +138,45 @@ func directField(fn *ast.FuncDecl, methods map[string]*ast.FuncDecl, fset *token
 		return "", "", false
 	}
 	return sel.Sel.Name, mName, true
+}
+
+// inPlaceAnswers are the gqlexec functions that answer a String, ID, Int or
+// Boolean field with a pointer to its struct's field (see
+// graph/gqlexec/scalar.go), by the Go type the marshaller takes and the
+// producer it calls: a format of the field's expression.
+var inPlaceAnswers = map[[2]string]string{
+	{"string", "graphql.MarshalString"}:  "gqlexec.StringAt(ec.OperationContext, &%s)",
+	{"string", "graphql.MarshalID"}:      "gqlexec.StringAt(ec.OperationContext, &%s)",
+	{"int", "graphql.MarshalInt"}:        "gqlexec.IntAt(ec.OperationContext, &%s)",
+	{"bool", "graphql.MarshalBoolean"}:   "gqlexec.BooleanAt(ec.OperationContext, &%s)",
+	{"*string", "graphql.MarshalString"}: "gqlexec.OptionalStringAt(ec.OperationContext, %s)",
+	{"*string", "graphql.MarshalID"}:     "gqlexec.OptionalStringAt(ec.OperationContext, %s)",
+	{"*int", "graphql.MarshalInt"}:       "gqlexec.OptionalIntAt(ec.OperationContext, %s)",
+	{"*bool", "graphql.MarshalBoolean"}:  "gqlexec.OptionalBooleanAt(ec.OperationContext, %s)",
+}
+
+// inPlace returns the format of the in-place answer (inPlaceAnswers) of a
+// field whose marshaller, already known to be safe (cannotFail), is m.
+func inPlace(m *ast.FuncDecl, fset *token.FileSet) (string, bool) {
+	params := m.Type.Params.List
+	if len(params) != 3 || len(params[2].Names) != 1 {
+		return "", false
+	}
+	var t bytes.Buffer
+	if err := printer.Fprint(&t, fset, params[2].Type); err != nil {
+		return "", false
+	}
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, fset, m.Body); err != nil {
+		return "", false
+	}
+	for _, p := range neverNull {
+		if strings.Contains(b.String(), p+"(") {
+			f, ok := inPlaceAnswers[[2]string{t.String(), p}]
+			return f, ok
+		}
+	}
+	return "", false
 }
 
 // neverNull are the scalar producers that always answer a value, never

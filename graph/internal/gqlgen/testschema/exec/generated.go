@@ -443,7 +443,7 @@ func (ec *executionContext) field___Type_fields_args(ctx context.Context, rawArg
 
 func (ec *executionContext) _Item_id(ctx context.Context, field graphql.CollectedField, obj *testschema.Item) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNID2string(ctx, field.Selections, obj.ID)
+		return gqlexec.StringAt(ec.OperationContext, &obj.ID)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -464,7 +464,7 @@ func (ec *executionContext) fieldContext_Item_id(_ context.Context, field graphq
 
 func (ec *executionContext) _Item_name(ctx context.Context, field graphql.CollectedField, obj *testschema.Item) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -485,7 +485,7 @@ func (ec *executionContext) fieldContext_Item_name(_ context.Context, field grap
 
 func (ec *executionContext) _Item_note(ctx context.Context, field graphql.CollectedField, obj *testschema.Item) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.Note)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.Note)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -683,7 +683,7 @@ func (ec *executionContext) fieldContext_Query___schema(_ context.Context, field
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -722,7 +722,7 @@ func (ec *executionContext) fieldContext___Directive_description(_ context.Conte
 
 func (ec *executionContext) ___Directive_isRepeatable(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNBoolean2bool(ctx, field.Selections, obj.IsRepeatable)
+		return gqlexec.BooleanAt(ec.OperationContext, &obj.IsRepeatable)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -799,7 +799,7 @@ func (ec *executionContext) fieldContext___Directive_args(ctx context.Context, f
 
 func (ec *executionContext) ___EnumValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.EnumValue) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -874,7 +874,7 @@ func (ec *executionContext) fieldContext___EnumValue_deprecationReason(_ context
 
 func (ec *executionContext) ___Field_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Field) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -1014,7 +1014,7 @@ func (ec *executionContext) fieldContext___Field_deprecationReason(_ context.Con
 
 func (ec *executionContext) ___InputValue_name(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalNString2string(ctx, field.Selections, obj.Name)
+		return gqlexec.StringAt(ec.OperationContext, &obj.Name)
 	}
 	return gqlexec.ResolveField(
 		ctx,
@@ -1080,7 +1080,7 @@ func (ec *executionContext) fieldContext___InputValue_type(_ context.Context, fi
 
 func (ec *executionContext) ___InputValue_defaultValue(ctx context.Context, field graphql.CollectedField, obj *introspection.InputValue) (ret graphql.Marshaler) {
 	if gqlexec.Plain(ec.OperationContext) {
-		return ec.marshalOString2ᚖstring(ctx, field.Selections, obj.DefaultValue)
+		return gqlexec.OptionalStringAt(ec.OperationContext, obj.DefaultValue)
 	}
 	return gqlexec.ResolveField(
 		ctx,
