@@ -409,9 +409,13 @@ func totalOf(item any) (int, bool) {
 // fill sets a connection's edges and page info from the items of its page,
 // in order. more says whether items lie beyond the page in its direction.
 func (o Order[T, P, O]) fill(conn *Connection[T], items []T, a Args, backward, more bool) {
+	// The edges are made in one slice, not one allocation each: a nested
+	// read makes a page for every parent.
 	conn.Edges = make([]*Edge[T], len(items))
+	edges := make([]Edge[T], len(items))
 	for i, it := range items {
-		conn.Edges[i] = &Edge[T]{Node: it, Cursor: o.cursor(it)}
+		edges[i] = Edge[T]{Node: it, Cursor: o.cursor(it)}
+		conn.Edges[i] = &edges[i]
 	}
 	if backward {
 		conn.PageInfo = Info{HasPreviousPage: more, HasNextPage: a.Before != nil}
