@@ -36,7 +36,7 @@ import (
 
 // NewExecutableSchema creates an ExecutableSchema from the ResolverRoot interface.
 func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
-	return &executableSchema{SchemaData: cfg.Schema, Resolvers: cfg.Resolvers, Directives: cfg.Directives, ComplexityRoot: cfg.Complexity}
+	return &executableSchema{SchemaData: cfg.Schema, Resolvers: newResolverRoot(cfg.Resolvers), Directives: cfg.Directives, ComplexityRoot: cfg.Complexity}
 }
 
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -102794,3 +102794,216 @@ func (ec *executionContext) marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgen�
 }
 
 // endregion ***************************** type.gotpl *****************************
+
+// resolverRoot is a resolver root whose resolver of each type was asked for
+// once, when the schema was made (graph/internal/gqlgen/resolvers.go).
+type resolverRoot struct {
+	ofChangeRequest                   ChangeRequestResolver
+	ofChangeRequestEvent              ChangeRequestEventResolver
+	ofCollection                      CollectionResolver
+	ofComment                         CommentResolver
+	ofCommentBody                     CommentBodyResolver
+	ofCommentEvent                    CommentEventResolver
+	ofCommentReply                    CommentReplyResolver
+	ofCommentTarget                   CommentTargetResolver
+	ofContentReferenceUsage           ContentReferenceUsageResolver
+	ofContentReferenceUsageConnection ContentReferenceUsageConnectionResolver
+	ofEmojiReactionUser               EmojiReactionUserResolver
+	ofGitDeployKey                    GitDeployKeyResolver
+	ofGitSyncOperation                GitSyncOperationResolver
+	ofGitSyncState                    GitSyncStateResolver
+	ofIntegration                     IntegrationResolver
+	ofIntegrationInstallation         IntegrationInstallationResolver
+	ofIntegrationSiteInstallation     IntegrationSiteInstallationResolver
+	ofIntegrationSpaceInstallation    IntegrationSpaceInstallationResolver
+	ofInvite                          InviteResolver
+	ofMember                          MemberResolver
+	ofMutation                        MutationResolver
+	ofOpenAPISpec                     OpenAPISpecResolver
+	ofOpenAPISpecVersion              OpenAPISpecVersionResolver
+	ofOrganization                    OrganizationResolver
+	ofQuery                           QueryResolver
+	ofRevision                        RevisionResolver
+	ofRevisionFile                    RevisionFileResolver
+	ofRevisionPage                    RevisionPageResolver
+	ofSAMLProvider                    SAMLProviderResolver
+	ofSearchPageResult                SearchPageResultResolver
+	ofSearchSpaceResult               SearchSpaceResultResolver
+	ofSession                         SessionResolver
+	ofShareLink                       ShareLinkResolver
+	ofSite                            SiteResolver
+	ofSiteRedirect                    SiteRedirectResolver
+	ofSiteSection                     SiteSectionResolver
+	ofSiteSectionGroup                SiteSectionGroupResolver
+	ofSiteSpace                       SiteSpaceResolver
+	ofSpace                           SpaceResolver
+	ofSpaceContentEvent               SpaceContentEventResolver
+	ofSubscription                    SubscriptionResolver
+	ofTeam                            TeamResolver
+	ofTeamMember                      TeamMemberResolver
+	ofTranslationSettings             TranslationSettingsResolver
+	ofUser                            UserResolver
+	ofWebhookDelivery                 WebhookDeliveryResolver
+	ofWebhookEndpoint                 WebhookEndpointResolver
+}
+
+func newResolverRoot(r ResolverRoot) ResolverRoot {
+	if r == nil {
+		return nil
+	}
+	return &resolverRoot{
+		ofChangeRequest:                   r.ChangeRequest(),
+		ofChangeRequestEvent:              r.ChangeRequestEvent(),
+		ofCollection:                      r.Collection(),
+		ofComment:                         r.Comment(),
+		ofCommentBody:                     r.CommentBody(),
+		ofCommentEvent:                    r.CommentEvent(),
+		ofCommentReply:                    r.CommentReply(),
+		ofCommentTarget:                   r.CommentTarget(),
+		ofContentReferenceUsage:           r.ContentReferenceUsage(),
+		ofContentReferenceUsageConnection: r.ContentReferenceUsageConnection(),
+		ofEmojiReactionUser:               r.EmojiReactionUser(),
+		ofGitDeployKey:                    r.GitDeployKey(),
+		ofGitSyncOperation:                r.GitSyncOperation(),
+		ofGitSyncState:                    r.GitSyncState(),
+		ofIntegration:                     r.Integration(),
+		ofIntegrationInstallation:         r.IntegrationInstallation(),
+		ofIntegrationSiteInstallation:     r.IntegrationSiteInstallation(),
+		ofIntegrationSpaceInstallation:    r.IntegrationSpaceInstallation(),
+		ofInvite:                          r.Invite(),
+		ofMember:                          r.Member(),
+		ofMutation:                        r.Mutation(),
+		ofOpenAPISpec:                     r.OpenAPISpec(),
+		ofOpenAPISpecVersion:              r.OpenAPISpecVersion(),
+		ofOrganization:                    r.Organization(),
+		ofQuery:                           r.Query(),
+		ofRevision:                        r.Revision(),
+		ofRevisionFile:                    r.RevisionFile(),
+		ofRevisionPage:                    r.RevisionPage(),
+		ofSAMLProvider:                    r.SAMLProvider(),
+		ofSearchPageResult:                r.SearchPageResult(),
+		ofSearchSpaceResult:               r.SearchSpaceResult(),
+		ofSession:                         r.Session(),
+		ofShareLink:                       r.ShareLink(),
+		ofSite:                            r.Site(),
+		ofSiteRedirect:                    r.SiteRedirect(),
+		ofSiteSection:                     r.SiteSection(),
+		ofSiteSectionGroup:                r.SiteSectionGroup(),
+		ofSiteSpace:                       r.SiteSpace(),
+		ofSpace:                           r.Space(),
+		ofSpaceContentEvent:               r.SpaceContentEvent(),
+		ofSubscription:                    r.Subscription(),
+		ofTeam:                            r.Team(),
+		ofTeamMember:                      r.TeamMember(),
+		ofTranslationSettings:             r.TranslationSettings(),
+		ofUser:                            r.User(),
+		ofWebhookDelivery:                 r.WebhookDelivery(),
+		ofWebhookEndpoint:                 r.WebhookEndpoint(),
+	}
+}
+
+func (r *resolverRoot) ChangeRequest() ChangeRequestResolver { return r.ofChangeRequest }
+
+func (r *resolverRoot) ChangeRequestEvent() ChangeRequestEventResolver { return r.ofChangeRequestEvent }
+
+func (r *resolverRoot) Collection() CollectionResolver { return r.ofCollection }
+
+func (r *resolverRoot) Comment() CommentResolver { return r.ofComment }
+
+func (r *resolverRoot) CommentBody() CommentBodyResolver { return r.ofCommentBody }
+
+func (r *resolverRoot) CommentEvent() CommentEventResolver { return r.ofCommentEvent }
+
+func (r *resolverRoot) CommentReply() CommentReplyResolver { return r.ofCommentReply }
+
+func (r *resolverRoot) CommentTarget() CommentTargetResolver { return r.ofCommentTarget }
+
+func (r *resolverRoot) ContentReferenceUsage() ContentReferenceUsageResolver {
+	return r.ofContentReferenceUsage
+}
+
+func (r *resolverRoot) ContentReferenceUsageConnection() ContentReferenceUsageConnectionResolver {
+	return r.ofContentReferenceUsageConnection
+}
+
+func (r *resolverRoot) EmojiReactionUser() EmojiReactionUserResolver { return r.ofEmojiReactionUser }
+
+func (r *resolverRoot) GitDeployKey() GitDeployKeyResolver { return r.ofGitDeployKey }
+
+func (r *resolverRoot) GitSyncOperation() GitSyncOperationResolver { return r.ofGitSyncOperation }
+
+func (r *resolverRoot) GitSyncState() GitSyncStateResolver { return r.ofGitSyncState }
+
+func (r *resolverRoot) Integration() IntegrationResolver { return r.ofIntegration }
+
+func (r *resolverRoot) IntegrationInstallation() IntegrationInstallationResolver {
+	return r.ofIntegrationInstallation
+}
+
+func (r *resolverRoot) IntegrationSiteInstallation() IntegrationSiteInstallationResolver {
+	return r.ofIntegrationSiteInstallation
+}
+
+func (r *resolverRoot) IntegrationSpaceInstallation() IntegrationSpaceInstallationResolver {
+	return r.ofIntegrationSpaceInstallation
+}
+
+func (r *resolverRoot) Invite() InviteResolver { return r.ofInvite }
+
+func (r *resolverRoot) Member() MemberResolver { return r.ofMember }
+
+func (r *resolverRoot) Mutation() MutationResolver { return r.ofMutation }
+
+func (r *resolverRoot) OpenAPISpec() OpenAPISpecResolver { return r.ofOpenAPISpec }
+
+func (r *resolverRoot) OpenAPISpecVersion() OpenAPISpecVersionResolver { return r.ofOpenAPISpecVersion }
+
+func (r *resolverRoot) Organization() OrganizationResolver { return r.ofOrganization }
+
+func (r *resolverRoot) Query() QueryResolver { return r.ofQuery }
+
+func (r *resolverRoot) Revision() RevisionResolver { return r.ofRevision }
+
+func (r *resolverRoot) RevisionFile() RevisionFileResolver { return r.ofRevisionFile }
+
+func (r *resolverRoot) RevisionPage() RevisionPageResolver { return r.ofRevisionPage }
+
+func (r *resolverRoot) SAMLProvider() SAMLProviderResolver { return r.ofSAMLProvider }
+
+func (r *resolverRoot) SearchPageResult() SearchPageResultResolver { return r.ofSearchPageResult }
+
+func (r *resolverRoot) SearchSpaceResult() SearchSpaceResultResolver { return r.ofSearchSpaceResult }
+
+func (r *resolverRoot) Session() SessionResolver { return r.ofSession }
+
+func (r *resolverRoot) ShareLink() ShareLinkResolver { return r.ofShareLink }
+
+func (r *resolverRoot) Site() SiteResolver { return r.ofSite }
+
+func (r *resolverRoot) SiteRedirect() SiteRedirectResolver { return r.ofSiteRedirect }
+
+func (r *resolverRoot) SiteSection() SiteSectionResolver { return r.ofSiteSection }
+
+func (r *resolverRoot) SiteSectionGroup() SiteSectionGroupResolver { return r.ofSiteSectionGroup }
+
+func (r *resolverRoot) SiteSpace() SiteSpaceResolver { return r.ofSiteSpace }
+
+func (r *resolverRoot) Space() SpaceResolver { return r.ofSpace }
+
+func (r *resolverRoot) SpaceContentEvent() SpaceContentEventResolver { return r.ofSpaceContentEvent }
+
+func (r *resolverRoot) Subscription() SubscriptionResolver { return r.ofSubscription }
+
+func (r *resolverRoot) Team() TeamResolver { return r.ofTeam }
+
+func (r *resolverRoot) TeamMember() TeamMemberResolver { return r.ofTeamMember }
+
+func (r *resolverRoot) TranslationSettings() TranslationSettingsResolver {
+	return r.ofTranslationSettings
+}
+
+func (r *resolverRoot) User() UserResolver { return r.ofUser }
+
+func (r *resolverRoot) WebhookDelivery() WebhookDeliveryResolver { return r.ofWebhookDelivery }
+
+func (r *resolverRoot) WebhookEndpoint() WebhookEndpointResolver { return r.ofWebhookEndpoint }

@@ -33,6 +33,9 @@
 //   - resolve: a field of an object resolves through
 //     gqlexec.ResolveField, with functions that capture nothing, rather
 //     than graphql.ResolveField with closures (see resolve.go).
+//   - resolvers: the resolver root's resolver of each type is asked for
+//     once, when the schema is made, not for every field that runs one
+//     (see resolvers.go).
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -298,6 +301,7 @@ var rewrites = []struct {
 	{"direct", func(src []byte) ([]byte, error) { out, _, err := direct(src); return out, err }},
 	{"resolve", resolveWithoutClosures},
 	{"unmarshalers", dropUnmarshalerMap},
+	{"resolvers", cacheResolvers},
 }
 
 // marshalSlices is the rewrite "slices".

@@ -26,7 +26,7 @@ import (
 
 // NewExecutableSchema creates an ExecutableSchema from the ResolverRoot interface.
 func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
-	return &executableSchema{SchemaData: cfg.Schema, Resolvers: cfg.Resolvers, Directives: cfg.Directives, ComplexityRoot: cfg.Complexity}
+	return &executableSchema{SchemaData: cfg.Schema, Resolvers: newResolverRoot(cfg.Resolvers), Directives: cfg.Directives, ComplexityRoot: cfg.Complexity}
 }
 
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
@@ -2536,3 +2536,20 @@ func (ec *executionContext) marshalO__Type2ᚖgithubᚗcomᚋ99designsᚋgqlgen�
 }
 
 // endregion ***************************** type.gotpl *****************************
+
+// resolverRoot is a resolver root whose resolver of each type was asked for
+// once, when the schema was made (graph/internal/gqlgen/resolvers.go).
+type resolverRoot struct {
+	ofQuery QueryResolver
+}
+
+func newResolverRoot(r ResolverRoot) ResolverRoot {
+	if r == nil {
+		return nil
+	}
+	return &resolverRoot{
+		ofQuery: r.Query(),
+	}
+}
+
+func (r *resolverRoot) Query() QueryResolver { return r.ofQuery }
