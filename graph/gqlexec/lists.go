@@ -40,10 +40,9 @@ type list struct {
 	marshal          func(ctx context.Context, i int) graphql.Marshaler
 	omitPanicHandler bool
 	ret              graphql.Array
-	// The elements' field contexts and indices, made at once rather than
-	// two allocations for each element.
-	contexts  []graphql.FieldContext
-	indices   []int
+	// The elements' field contexts, indices and contexts, made at once
+	// rather than three allocations for each element.
+	elements  []element
 	collected collections // see CollectFields
 	failed    atomic.Bool // an element panicked: the list is null
 	wg        sync.WaitGroup
@@ -56,6 +55,13 @@ type list struct {
 
 type listKey struct{}
 
+// element is what a list element's context is made of.
+type element struct {
+	fc    graphql.FieldContext
+	index int
+	ctx   fieldContext
+}
+
 // MarshalSlice marshals the elements of a list; its signature and its
 // answers are those of graphql.MarshalSliceConcurrently, which it calls for a
 // list with a worker limit.
@@ -65,7 +71,7 @@ func MarshalSlice(ctx context.Context, length int, workerLimit int64, omitPanicH
 		return graphql.MarshalSliceConcurrently(ctx, length, workerLimit, omitPanicHandler, marshalElement)
 	}
 	l := &list{marshal: marshalElement, omitPanicHandler: omitPanicHandler, ret: make(graphql.Array, length),
-		contexts: make([]graphql.FieldContext, length), indices: make([]int, length)}
+		elements: make([]element, length)}
 	l.parent, _ = ctx.Value(listKey{}).(*list)
 	l.ctx = context.WithValue(ctx, listKey{}, l)
 	for i := 0; i < length; {
@@ -90,9 +96,10 @@ func MarshalSlice(ctx context.Context, length int, workerLimit int64, omitPanicH
 // element marshals element i, recovering a panic into the response's
 // errors as gqlgen does.
 func (l *list) element(i int) (m graphql.Marshaler) {
-	l.indices[i] = i
-	ctx := graphql.WithFieldContext(l.ctx, &l.contexts[i])
-	l.contexts[i].Index = &l.indices[i]
+	e := &l.elements[i]
+	e.index = i
+	e.fc.Index = &e.index
+	ctx := e.ctx.with(l.ctx, &e.fc)
 	if !l.omitPanicHandler {
 		defer func() {
 			if r := recover(); r != nil {
