@@ -13,7 +13,13 @@ import (
 type fieldContext struct {
 	context.Context
 	fc *graphql.FieldContext
+	// resolving is the field's resolving (see ResolveField), if it is
+	// resolved by ResolveField: what its resolver finds in its context.
+	resolving any
 }
+
+// resolvingKey is the key of a field's resolving.
+type resolvingKey struct{}
 
 // with makes c parent's child holding fc, whose parent becomes parent's
 // field context, as graphql.WithFieldContext does, and returns it.
@@ -26,8 +32,11 @@ func (c *fieldContext) with(parent context.Context, fc *graphql.FieldContext) co
 // Value answers the field context under gqlgen's key, and the parent's
 // value under any other.
 func (c *fieldContext) Value(key any) any {
-	if key == fieldContextKey {
+	switch {
+	case key == fieldContextKey:
 		return c.fc
+	case key == resolvingKey{} && c.resolving != nil:
+		return c.resolving
 	}
 	return c.Context.Value(key)
 }
