@@ -175,9 +175,11 @@ bench:
 # named);
 # VARIANTS='default;GOGC=off GOMEMLIMIT=72MiB' runs
 # Bindery's workloads on one server per variant, each with that
-# environment added. Prints a markdown table.
+# environment added; BENCH_ROUNDS=3 runs the workloads under load three
+# times, interleaved, and reports medians. Prints a markdown table.
 BENCH_DURATION ?= 10s
 BENCH_CONCURRENCY ?= 8
+BENCH_ROUNDS ?= 1
 POSTGRAPHILE ?=
 PROFILE ?=
 WORKLOADS ?=
@@ -185,7 +187,7 @@ VARIANTS ?=
 bench-load: build
 	$(GO) build -o bin/benchload ./cmd/benchload
 	BENCH_WORKLOADS='$(WORKLOADS)' BENCH_VARIANTS='$(VARIANTS)' ./bin/benchload run --bindery $(BIN) \
-		--duration $(BENCH_DURATION) --concurrency $(BENCH_CONCURRENCY) \
+		--duration $(BENCH_DURATION) --concurrency $(BENCH_CONCURRENCY) --rounds $(BENCH_ROUNDS) \
 		--postgraphile=$(if $(filter 1 true yes,$(POSTGRAPHILE)),true,false) $(if $(PROFILE),--profile $(PROFILE))
 
 clean:

@@ -160,21 +160,24 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 	// Each workload on every variant and then on each anchor in turn, so
 	// that they meet the same state of the machine and of the database as
-	// far as can be.
-	for i := range workloads[0] {
-		for k, b := range binderies {
-			srv := measured{pids: []int{b.pid()}, debug: b.debug, metrics: b.base + "/metrics"}
-			if err := r.measure(ctx, &workloads[k][i], srv, counts[i], false); err != nil {
-				return err
+	// far as can be; with rounds, the whole sequence again, so that each
+	// server meets every state the machine goes through.
+	for round := 1; round <= o.rounds; round++ {
+		for i := range workloads[0] {
+			for k, b := range binderies {
+				srv := measured{pids: []int{b.pid()}, debug: b.debug, metrics: b.base + "/metrics", round: round}
+				if err := r.measure(ctx, &workloads[k][i], srv, counts[i], false); err != nil {
+					return err
+				}
 			}
-		}
-		for _, a := range anchors {
-			j := slices.IndexFunc(a.workloads, func(w workload) bool { return w.key == workloads[0][i].key })
-			if j < 0 {
-				continue
-			}
-			if err := r.measure(ctx, &a.workloads[j], measured{pids: a.pids, anchor: true}, a.counts[j], false); err != nil {
-				return err
+			for _, a := range anchors {
+				j := slices.IndexFunc(a.workloads, func(w workload) bool { return w.key == workloads[0][i].key })
+				if j < 0 {
+					continue
+				}
+				if err := r.measure(ctx, &a.workloads[j], measured{pids: a.pids, anchor: true, round: round}, a.counts[j], false); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -195,7 +198,7 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	}
 
 	header{date: time.Now(), machine: machine(), database: databaseLabel(ctx, db), shape: o.shape, seeded: seeded, load: len(r.rows) > 0, duration: o.duration,
-		warmup: o.warmup, concurrency: o.concurrency, seeding: seeding}.write(stdout)
+		warmup: o.warmup, concurrency: o.concurrency, rounds: o.rounds, seeding: seeding}.write(stdout)
 	if len(r.rows) > 0 {
 		fmt.Fprintln(stdout)
 		writeTable(stdout, r.rows)
@@ -211,7 +214,7 @@ func benchmark(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	var failed []string
 	for _, row := range r.rows {
 		if row.sum.Errors > 0 {
-			failed = append(failed, row.target+" "+row.workload)
+			failed = append(failed, row.target+" "+row.workload+inRound(row.round, o.rounds))
 		}
 	}
 	if len(failed) > 0 {
@@ -295,6 +298,9 @@ type measured struct {
 	// anchor marks a PostGraphile or http.FileServer, which Bindery's rows
 	// are compared with.
 	anchor bool
+	// round is the interleaved round of the run, from 1; 0 for a run
+	// outside them (the baseline's).
+	round int
 }
 
 // measure checks a workload's answer, warms up, and runs it for the
@@ -306,7 +312,7 @@ func (r *runner) measure(ctx context.Context, w *workload, srv measured, st stat
 	if err := checkOnce(ctx, r.client, w); err != nil {
 		return err
 	}
-	r.logf("%s %s: %s at %d in flight", w.target, w.name, r.o.duration, r.o.concurrency)
+	r.logf("%s %s%s: %s at %d in flight", w.target, w.name, inRound(srv.round, r.o.rounds), r.o.duration, r.o.concurrency)
 	if _, err := drive(ctx, r.client, w, r.o.concurrency, r.o.warmup); err != nil {
 		return err
 	}
@@ -320,7 +326,7 @@ func (r *runner) measure(ctx context.Context, w *workload, srv measured, st stat
 			return err
 		}
 	}
-	profiled := r.profile(ctx, srv.debug, w)
+	profiled := r.profile(ctx, srv.debug, w, srv.round)
 	cpu := startCPUMeter(srv.pids, r.o.postgres != "")
 	res, err := drive(ctx, r.client, w, r.o.concurrency, r.o.duration)
 	if err != nil {
@@ -344,7 +350,7 @@ func (r *runner) measure(ctx context.Context, w *workload, srv measured, st stat
 	}
 	s := summarize(res)
 	line := row{target: w.target, key: w.key, workload: w.name, anchor: srv.anchor, sum: s, statements: st, peakRSS: rss,
-		processes: len(srv.pids), baseline: baseline, serverCPU: serverCPU, databaseCPU: databaseCPU, gcShare: gc}
+		processes: len(srv.pids), baseline: baseline, round: srv.round, serverCPU: serverCPU, databaseCPU: databaseCPU, gcShare: gc}
 	if w.checks != nil {
 		line.kinds = summarizeKinds(res)
 	}

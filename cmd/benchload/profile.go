@@ -13,15 +13,16 @@ import (
 // profile starts fetching a CPU profile of the server whose profiler is at
 // debug, for the duration of a run of w, into the profile folder. The
 // channel yields the outcome once the profile is written; at once when
-// there is nothing to profile.
-func (r *runner) profile(ctx context.Context, debug string, w *workload) <-chan error {
+// there is nothing to profile. With rounds, each round has a file of its
+// own, named after it.
+func (r *runner) profile(ctx context.Context, debug string, w *workload, round int) <-chan error {
 	done := make(chan error, 1)
 	if debug == "" || r.o.profile == "" {
 		done <- nil
 		return done
 	}
 	seconds := max(1, int(r.o.duration.Seconds()))
-	path := filepath.Join(r.o.profile, slug(w.target+" "+w.name)+".pprof")
+	path := filepath.Join(r.o.profile, slug(w.target+" "+w.name+inRound(round, r.o.rounds))+".pprof")
 	go func() {
 		done <- fetchProfile(ctx, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", debug, seconds), path)
 	}()

@@ -13,7 +13,7 @@ import (
 )
 
 const usage = `Usage:
-  benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s]
+  benchload run [--bindery bin/bindery] [--duration 10s] [--concurrency 8] [--warmup 1s] [--rounds 1]
                 [--pg URL] [--postgraphile] [--profile DIR] [--workloads get,node,nested,list,site,heavy,growth,search]
                 [--variant 'NAME=VALUE ...']... [--org-a-spaces 1000] [--org-b-spaces 50]
                 [--change-requests 10] [--heavy-pages 251] [--site-pages 500]
@@ -25,8 +25,9 @@ const usage = `Usage:
 run benchmarks bin/bindery on a fresh database: a SQLite file, or a schema
 created on the PostgreSQL server of --pg (default $BINDERY_TEST_DATABASE_URL)
 and dropped at the end. The markdown table goes to stdout, progress to
-stderr. Defaults come from BENCH_DURATION, BENCH_CONCURRENCY, BENCH_WORKLOADS,
-BENCH_VARIANTS (variants separated by ;) and POSTGRAPHILE=1 when set.
+stderr. Defaults come from BENCH_DURATION, BENCH_CONCURRENCY, BENCH_ROUNDS,
+BENCH_WORKLOADS, BENCH_VARIANTS (variants separated by ;) and POSTGRAPHILE=1
+when set.
 --postgraphile runs the GraphQL workloads (node, nested) against PostGraphile
 4.14.1 (from npx) and 5.1.5 (installed by npm, with a Node.js of its own,
 under the user's cache folder on first use) too, each with 2 cluster workers.
@@ -50,6 +51,11 @@ imports take minutes. Each --variant runs
 Bindery's workloads on one more bindery serve with that environment added
 (GOGC=off GOMEMLIMIT=72MiB, say; "default" adds nothing), on the same
 database, each workload on every variant in turn.
+--rounds N runs the workloads under load (all but growth and search; the
+baseline once) N times over, interleaved: in each round every workload on
+every variant and then on each anchor. One run moves by tens of percent
+on a busy machine; the table then shows each server's median round, and a
+ratio to an anchor is the median of the ratios within each round.
 
 baseline serves GET /v1/spaces/{id} with net/http and database/sql alone:
 the floor that run compares Bindery with. fileserver serves a folder with
@@ -96,6 +102,8 @@ type options struct {
 	duration, warmup time.Duration
 	// concurrency is the number of requests in flight.
 	concurrency int
+	// rounds is how many times the workloads under load run, interleaved.
+	rounds int
 	// postgres is the URL of a PostgreSQL server to create a schema on;
 	// empty means SQLite.
 	postgres string
@@ -172,7 +180,7 @@ func parseVariant(s string) ([]string, error) {
 }
 
 func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
-	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8,
+	o := options{bindery: "bin/bindery", duration: 10 * time.Second, warmup: time.Second, concurrency: 8, rounds: 1,
 		postgres: getenv("BINDERY_TEST_DATABASE_URL"), shape: defaultShape, workloads: defaultWorkloads,
 		growthPages: defaultGrowthPages, growthCalls: 20, sitePages: defaultSitePages, searchOrg: defaultSearchOrg}
 	if v := getenv("BENCH_WORKLOADS"); v != "" {
@@ -222,6 +230,13 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		}
 		o.concurrency = n
 	}
+	if v := getenv("BENCH_ROUNDS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return o, fmt.Errorf("BENCH_ROUNDS: %q is not an integer", v)
+		}
+		o.rounds = n
+	}
 	switch v := strings.ToLower(getenv("POSTGRAPHILE")); v {
 	case "1", "true", "yes":
 		o.postgraphile = true
@@ -235,6 +250,7 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 	fs.DurationVar(&o.duration, "duration", o.duration, "how long each workload runs")
 	fs.DurationVar(&o.warmup, "warmup", o.warmup, "unmeasured run before each workload")
 	fs.IntVar(&o.concurrency, "concurrency", o.concurrency, "requests in flight")
+	fs.IntVar(&o.rounds, "rounds", o.rounds, "interleaved rounds of the workloads under load; the table shows medians")
 	fs.StringVar(&o.postgres, "pg", o.postgres, "PostgreSQL server URL to create a fresh schema on; empty for SQLite")
 	fs.BoolVar(&o.postgraphile, "postgraphile", o.postgraphile, "run the GraphQL workloads against PostGraphile 4 and 5 too (PostgreSQL only; needs npm and npx)")
 	fs.StringVar(&o.profile, "profile", getenv("BENCH_PROFILE"), "folder to write a CPU profile of Bindery per workload into")
@@ -281,6 +297,8 @@ func parseOptions(args []string, getenv func(string) string, stderr io.Writer) (
 		return o, fmt.Errorf("%w: the duration must be positive and the warm-up not negative", errUsage)
 	case o.concurrency < 1:
 		return o, fmt.Errorf("%w: the concurrency must be at least 1", errUsage)
+	case o.rounds < 1:
+		return o, fmt.Errorf("%w: the rounds must be at least 1", errUsage)
 	case o.growthCalls < 1:
 		return o, fmt.Errorf("%w: the growth workload needs at least one call", errUsage)
 	case o.sitePages < 1:

@@ -71,3 +71,18 @@ func summarizeKinds(r result) []kindSummary {
 	}
 	return out
 }
+
+// median is the middle of xs, or the mean of the middle two of an even
+// number; 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}

@@ -59,3 +59,9 @@ func TestSummarizeKinds(t *testing.T) {
 		{kind: "PDF", requests: 2, p50: 4 * time.Second, p99: 5 * time.Second},
 	}, summarizeKinds(r))
 }
+
+func TestMedian(t *testing.T) {
+	assert.InDelta(t, 2.0, median([]float64{3, 1, 2}), 1e-9)
+	assert.InDelta(t, 2.5, median([]float64{4, 1, 3, 2}), 1e-9, "the mean of the middle two")
+	assert.Zero(t, median(nil))
+}
