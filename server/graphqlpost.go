@@ -9,6 +9,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/bindery/bindery/graph/gqlexec"
 )
 
 // graphqlPOST is gqlgen's transport.POST (which it embeds for Supports)
@@ -17,7 +19,8 @@ import (
 // from the generated marshallers, to compact it. For a nested read of 500
 // change requests that was a tenth of the request's CPU. Everything else
 // is as gqlgen does it: the media type (graphqlResponseType, the same
-// rule), the statuses, the errors.
+// rule), the statuses, the errors. It also lends the executor pooled
+// buffers for the answer (gqlexec.WithResponseBuffers).
 type graphqlPOST struct{ transport.POST }
 
 func (graphqlPOST) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
@@ -48,6 +51,10 @@ func (graphqlPOST) Do(w http.ResponseWriter, r *http.Request, exec graphql.Graph
 		writeGraphQLResponse(w, exec.DispatchError(graphql.WithOperationContext(ctx, rc), opErr))
 		return
 	}
+	// The answer is written out before the handler returns and not kept:
+	// its buffer can go back to the pool then.
+	ctx, release := gqlexec.WithResponseBuffers(ctx)
+	defer release()
 	responses, ctx := exec.DispatchOperation(ctx, rc)
 	writeGraphQLResponse(w, responses(ctx))
 }

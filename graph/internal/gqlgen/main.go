@@ -36,6 +36,9 @@
 //   - resolvers: the resolver root's resolver of each type is asked for
 //     once, when the schema is made, not for every field that runs one
 //     (see resolvers.go).
+//   - buffers: a query's and a mutation's answer are written into a
+//     buffer from gqlexec.ResponseBuffer, pooled when the transport lends
+//     them (see graph/gqlexec/buffer.go).
 //
 // gqlgen has no option or plugin hook for either: its exec template writes
 // that code. Each rewrite fails loudly when the generated code stops having
@@ -302,6 +305,23 @@ var rewrites = []struct {
 	{"resolve", resolveWithoutClosures},
 	{"unmarshalers", dropUnmarshalerMap},
 	{"resolvers", cacheResolvers},
+	{"buffers", lentBuffers},
+}
+
+// answerBuffer is how a query's and a mutation's answer are written.
+const (
+	answerBuffer     = "\t\t\tvar buf bytes.Buffer\n\t\t\tdata.MarshalGQL(&buf)\n"
+	lentAnswerBuffer = "\t\t\tbuf := gqlexec.ResponseBuffer(ctx)\n\t\t\tdata.MarshalGQL(buf)\n"
+)
+
+// lentBuffers is the rewrite "buffers".
+func lentBuffers(src []byte) ([]byte, error) {
+	// A query's answer, and a mutation's when the schema has mutations.
+	if n := bytes.Count(src, []byte(answerBuffer)); n == 0 || n > 2 {
+		return nil, fmt.Errorf("%d answers of a query or a mutation are written as expected: gqlgen changed its Exec; "+
+			"see graph/gqlexec/buffer.go", n)
+	}
+	return bytes.ReplaceAll(src, []byte(answerBuffer), []byte(lentAnswerBuffer)), nil
 }
 
 // marshalSlices is the rewrite "slices".
