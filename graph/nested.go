@@ -164,7 +164,12 @@ func (r *Resolver) primeSpaceChangeRequests(ctx context.Context, spaces []*ent.S
 	l := loadersFrom(ctx)
 	crLoader := r.changeRequests.loader(ctx)
 	var nodes []*ent.ChangeRequest
-	seen := map[string]bool{}
+	// A change request is in more than one page only when the pages have
+	// different arguments.
+	var seen map[string]bool
+	if len(sets) > 1 {
+		seen = map[string]bool{}
+	}
 	for key, a := range sets {
 		q := r.changeRequestList(ctx, a.Status, a.Contributor)
 		conns, err := page.PaginateEach(within(ctx), q, changeRequestsByNumber, page.Args{First: a.First, Last: a.Last, Fields: cols},
@@ -181,14 +186,18 @@ func (r *Resolver) primeSpaceChangeRequests(ctx context.Context, spaces []*ent.S
 		}
 		for spaceID, conn := range conns {
 			l.nested.put(nestedKey{spaceChangeRequests, spaceID, key}, conn)
-			for _, cr := range conn.Nodes() {
-				if !seen[cr.ID] {
-					seen[cr.ID] = true
-					if cols == nil {
-						crLoader.Prime(ctx, cr.ID, cr)
+			for _, e := range conn.Edges {
+				cr := e.Node
+				if seen != nil {
+					if seen[cr.ID] {
+						continue
 					}
-					nodes = append(nodes, cr)
+					seen[cr.ID] = true
 				}
+				if cols == nil {
+					crLoader.Prime(ctx, cr.ID, cr)
+				}
+				nodes = append(nodes, cr)
 			}
 		}
 	}
