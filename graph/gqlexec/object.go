@@ -68,27 +68,27 @@ func NewObject(fields []graphql.CollectedField) *Answer {
 	var a *Answer
 	switch n := len(fields); {
 	case n <= 2:
-		o := &answer2{}
-		o.fs.Values = o.room[:n:n]
-		a = &o.Answer
+		o := new(answer2)
+		a = o.withValues(o.room[:n:n])
 	case n <= 4:
-		o := &answer4{}
-		o.fs.Values = o.room[:n:n]
-		a = &o.Answer
+		o := new(answer4)
+		a = o.withValues(o.room[:n:n])
 	case n <= 6:
-		o := &answer6{}
-		o.fs.Values = o.room[:n:n]
-		a = &o.Answer
+		o := new(answer6)
+		a = o.withValues(o.room[:n:n])
 	case n <= 8:
-		o := &answer8{}
-		o.fs.Values = o.room[:n:n]
-		a = &o.Answer
+		o := new(answer8)
+		a = o.withValues(o.room[:n:n])
 	default:
-		a = &Answer{}
-		a.fs.Values = make([]graphql.Marshaler, n)
+		a = new(Answer).withValues(make([]graphql.Marshaler, n))
 	}
 	a.fields = fields
 	a.later = a.laterRoom[:0]
+	return a
+}
+
+func (a *Answer) withValues(values []graphql.Marshaler) *Answer {
+	a.fs.Values = values
 	return a
 }
 
