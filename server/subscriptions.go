@@ -105,10 +105,13 @@ func (s *Server) openConnection(ctx context.Context, v *auth.Viewer) (context.Co
 	s.obs.connections.Inc()
 	var once sync.Once
 	end := func() { once.Do(func() { cancel(); release(); s.obs.connections.Dec() }) }
+	// The connection's own end, not ctx, which goes on to be wrapped below
+	// while this goroutine runs.
+	done := ctx.Done()
 	go func() {
 		select {
 		case <-s.stopping:
-		case <-ctx.Done():
+		case <-done:
 		}
 		end()
 	}()
