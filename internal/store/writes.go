@@ -17,7 +17,7 @@ import (
 // the tables named quiet are not counted.
 type Writes struct {
 	n     atomic.Uint64
-	quiet atomic.Pointer[map[string]bool]
+	quiet atomic.Pointer[map[string]quietness]
 	// announce, when set, is called after each counted write commits, in
 	// the writer's context: it tells the other servers.
 	announce atomic.Pointer[func(context.Context)]
@@ -27,12 +27,32 @@ type Writes struct {
 // count never names a state.
 func (w *Writes) Count() uint64 { return w.n.Load() + 1 }
 
+// quietness is which writes to a table are left out of the count.
+type quietness uint8
+
+const (
+	quietAll quietness = iota + 1
+	quietButDeletes
+)
+
 // Quiet leaves writes to tables out of the count: tables whose rows
 // nothing that is kept across requests shows.
-func (w *Writes) Quiet(tables ...string) {
-	q := make(map[string]bool, len(tables))
+func (w *Writes) Quiet(tables ...string) { w.setQuiet(quietAll, tables) }
+
+// QuietButDeletes leaves inserts and updates of tables out of the count,
+// and counts deletes: tables of rows made and touched often, whose removal
+// something kept must see at once (a revoked credential).
+func (w *Writes) QuietButDeletes(tables ...string) { w.setQuiet(quietButDeletes, tables) }
+
+func (w *Writes) setQuiet(how quietness, tables []string) {
+	q := map[string]quietness{}
+	if old := w.quiet.Load(); old != nil {
+		for t, h := range *old {
+			q[t] = h
+		}
+	}
 	for _, t := range tables {
-		q[t] = true
+		q[t] = how
 	}
 	w.quiet.Store(&q)
 }
@@ -66,6 +86,11 @@ func (w *Writes) writes(query string) bool {
 		_, rest, _ = cutFold(q, "FROM ")
 	case "SELECT", "SAVEPOINT", "RELEASE", "SET", "SHOW", "EXPLAIN", "PRAGMA", "BEGIN", "COMMIT", "ROLLBACK":
 		return false
+	case "WITH":
+		// Common table expressions read (search's ranking), unless a verb
+		// that writes is among their words: PostgreSQL's data-modifying
+		// WITH, or a locking FOR UPDATE, counted to be safe.
+		return hasWritingVerb(q)
 	default:
 		// WITH ... and anything else: it may write anywhere.
 		return true
@@ -75,7 +100,43 @@ func (w *Writes) writes(query string) bool {
 		table = table[:i]
 	}
 	quiet := w.quiet.Load()
-	return quiet == nil || !(*quiet)[strings.Trim(table, "`\"")]
+	if quiet == nil {
+		return true
+	}
+	switch (*quiet)[strings.Trim(table, "`\"")] {
+	case quietAll:
+		return false
+	case quietButDeletes:
+		return verb == "DELETE"
+	}
+	return true
+}
+
+// hasWritingVerb reports whether any word of query is a verb that writes.
+// A word in a string literal or a quoted identifier counts too, which can
+// only make a read count as a write.
+func hasWritingVerb(query string) bool {
+	start := -1
+	for i := 0; i <= len(query); i++ {
+		if i < len(query) && isWordByte(query[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			switch strings.ToUpper(query[start:i]) {
+			case "INSERT", "UPDATE", "DELETE", "REPLACE", "MERGE", "TRUNCATE":
+				return true
+			}
+			start = -1
+		}
+	}
+	return false
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // cutFold is strings.Cut with sep matched regardless of case.

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
+	entsql "entgo.io/ent/dialect/sql"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -75,10 +77,46 @@ func TestWritesCountCommittedWrites(t *testing.T) {
 	require.Zero(t, n)
 	assert.False(t, changed(), "an update that matched no row")
 
+	query := func(q string) {
+		t.Helper()
+		var rows entsql.Rows
+		require.NoError(t, db.Client.Driver().Query(ctx, q, []any{}, &rows))
+		require.NoError(t, rows.Close())
+	}
+	for _, q := range []string{
+		"WITH f AS (SELECT id FROM users) SELECT count(*) FROM f",
+		"with updated_users AS (SELECT id FROM users WHERE updated_at IS NOT NULL) SELECT count(*) FROM updated_users",
+	} {
+		query(q)
+		assert.False(t, changed(), "a common table expression that reads: %s", q)
+	}
+	query("WITH f AS (SELECT id FROM users) UPDATE users SET display_name = 'W' WHERE id IN (SELECT id FROM f) RETURNING id")
+	assert.True(t, changed(), "a common table expression that writes")
+
 	_, err = db.SQL.ExecContext(ctx, "UPDATE users SET display_name = 'E'")
 	require.NoError(t, err)
 	assert.False(t, changed(), "SQL beside the clients is not seen")
 
 	require.NoError(t, db.Client.APIToken.Create().SetUserID(u.ID).SetLabel("t").SetTokenHash("h").Exec(ctx))
 	assert.False(t, changed(), "a quiet table")
+	_, err = db.Client.APIToken.Delete().Exec(ctx)
+	require.NoError(t, err)
+	assert.False(t, changed(), "a delete from a quiet table")
+
+	// A table quiet but for deletes: a made or touched token does not
+	// count, a revoked one does.
+	w.QuietButDeletes(apitoken.Table)
+	tok, err := db.Client.APIToken.Create().SetUserID(u.ID).SetLabel("t").SetTokenHash("h").Save(ctx)
+	require.NoError(t, err)
+	assert.False(t, changed(), "an insert into a table quiet but for deletes")
+	require.NoError(t, tok.Update().SetLastUsedAt(time.Now()).Exec(ctx))
+	assert.False(t, changed(), "an update of a table quiet but for deletes")
+	require.NoError(t, db.Client.APIToken.DeleteOne(tok).Exec(ctx))
+	assert.True(t, changed(), "a delete from a table quiet but for deletes")
+	w.Quiet(user.Table)
+	require.NoError(t, db.Client.User.UpdateOne(u).SetDisplayName("G").Exec(ctx))
+	assert.False(t, changed(), "a table made quiet later")
+	_, err = db.Client.APIToken.Create().SetUserID(u.ID).SetLabel("t").SetTokenHash("h2").Save(ctx)
+	require.NoError(t, err)
+	assert.False(t, changed(), "quieting another table keeps the earlier ones")
 }
