@@ -35,11 +35,16 @@ const changesTopic = "changes"
 
 // quietTables are the tables whose rows no published page, lookup or site
 // decision reads: activity around the content (comments, reactions),
-// credentials, webhook bookkeeping, and content objects, which are
-// addressed by their hash and shown only once a revision names them; and
-// the search index, which only searches read, and no search is kept.
-var quietTables = []string{apitoken.Table, comment.Table, commentreply.Table, reaction.Table,
+// webhook bookkeeping, and content objects, which are addressed by their
+// hash and shown only once a revision names them; and the search index,
+// which only searches read, and no search is kept.
+var quietTables = []string{comment.Table, commentreply.Table, reaction.Table,
 	webhookdelivery.Table, webhookendpoint.Table, invite.Table, contentobject.Table, "search_pages"}
+
+// quietButDeletes are the tables of credentials: a token made, or its use
+// recorded, changes nothing kept, but a token or session revoked ends what
+// is kept of it (see Authenticate).
+var quietButDeletes = []string{apitoken.Table}
 
 // WithWrites makes the resolver keep answers while w stands still (see
 // Generation), and announce w's writes to the other servers.
@@ -79,6 +84,7 @@ func (r *Resolver) Generation() (Generation, bool) {
 // announceWrites tells the other servers of this one's writes.
 func (r *Resolver) announceWrites() {
 	r.writes.Quiet(quietTables...)
+	r.writes.QuietButDeletes(quietButDeletes...)
 	r.writes.Announce(func(ctx context.Context) {
 		r.publish(ctx, []events.Event{events.New(changesTopic, "", r.origin)})
 	})

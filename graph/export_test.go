@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"time"
 
 	"github.com/bindery/bindery/ent"
 	"github.com/bindery/bindery/internal/authz"
@@ -30,6 +31,14 @@ func ViewerStatement(d string) (string, []any) {
 // ViewerCacheHits returns how many requests reused the facts of their
 // token's user (see viewerCache).
 func (r *Resolver) ViewerCacheHits() int64 { return r.viewers.hits.Load() }
+
+// ViewersUnread returns how many requests were authenticated without a
+// statement (see viewerCache).
+func (r *Resolver) ViewersUnread() int64 { return r.viewers.unread.Load() }
+
+// SetKeptViewerAge sets how long a token is trusted without a statement;
+// 0 reads it on every request. Set it before the first request.
+func (r *Resolver) SetKeptViewerAge(d time.Duration) { r.viewers.age = d }
 
 // ViewerTokenStatement builds the statement that reads a token alone, for
 // tests of its plan.

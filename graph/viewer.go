@@ -19,6 +19,7 @@ import (
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
 	"github.com/bindery/bindery/internal/enum"
+	"github.com/bindery/bindery/internal/logctx"
 	"github.com/bindery/bindery/internal/store"
 )
 
@@ -29,12 +30,20 @@ import (
 // see. A malformed, unknown or expired token is Unauthenticated; the three
 // read alike to the client.
 //
-// The user's facts are kept between requests (see viewerCache): a token
-// seen recently is read alone, with the access epoch, and its facts are
-// reused when the epoch has not moved since they were read; otherwise, and
-// for a token not seen, the statement reads the facts too. The token itself
-// is read on every request, so a revoked or expired token fails at once,
-// and so does a membership or grant taken away, which moves the epoch.
+// What was read is kept between requests (see viewerCache), and a request
+// of a token seen recently reads less, or nothing:
+//   - nothing, when the server's generation (see Generation) has not moved
+//     since the token was read, less than keptViewerAge ago: no write has
+//     committed since, through this server or another on the database, so
+//     no token was revoked and no membership or grant changed;
+//   - otherwise the token alone, with the access epoch, reusing the user's
+//     facts when the epoch has not moved since they were read;
+//   - otherwise, and for a token not seen, the token with the facts.
+//
+// So a revoked or expired token fails at once on the server that revoked
+// it, and on the others as soon as they hear of the write (a NOTIFY on
+// PostgreSQL); a change made in the database behind Bindery's back, which
+// no server hears of, is seen within keptViewerAge.
 func (r *Resolver) Authenticate(ctx context.Context, token string, now time.Time) (*auth.Viewer, error) {
 	return r.authenticate(ctx, token, enum.CredentialKindToken, now)
 }
@@ -56,7 +65,20 @@ func (r *Resolver) authenticate(ctx context.Context, secret string, kind enum.Cr
 	}
 	check := func(v *auth.Viewer) (*auth.Viewer, error) { return r.checkedViewer(v, kind, now) }
 	hash := auth.HashToken(secret)
-	if kept, ok := r.viewers.get(hash); ok {
+	// Taken before anything is read: a write that commits while the token
+	// is read makes what is kept stale.
+	gen, genOK := r.Generation()
+	kept, ok := r.viewers.get(hash)
+	if ok && genOK && kept.current(gen, r.viewers.age) {
+		// A refusal is not trusted to what is kept: the last use another
+		// server recorded may save a session from idling out.
+		if v, err := check(kept.viewer()); err == nil {
+			r.viewers.unread.Add(1)
+			return v, nil
+		}
+		ok = false
+	}
+	if ok {
 		read, err := r.readViewer(ctx, "viewer-token", viewerTokenStatement, hash)
 		switch {
 		case err != nil:
@@ -66,6 +88,7 @@ func (r *Resolver) authenticate(ctx context.Context, secret string, kind enum.Cr
 			return check(nil)
 		case read.viewer.User.ID == kept.userID && read.epoch.Valid && read.epoch.Int64 == kept.epoch:
 			r.viewers.hits.Add(1)
+			r.viewers.keep(hash, newKeptFacts(read, kept.facts, kept.hooked, gen, genOK))
 			return check(withFacts(read.viewer, kept.facts, kept.hooked))
 		}
 	}
@@ -74,10 +97,29 @@ func (r *Resolver) authenticate(ctx context.Context, secret string, kind enum.Cr
 		return nil, err
 	}
 	if read.viewer != nil && read.epoch.Valid {
-		r.viewers.keep(hash, &keptFacts{userID: read.viewer.User.ID, epoch: read.epoch.Int64,
-			facts: read.facts, hooked: read.hooked})
+		r.viewers.keep(hash, newKeptFacts(read, read.facts, read.hooked, gen, genOK))
 	}
 	return check(withFacts(read.viewer, read.facts, read.hooked))
+}
+
+// RecordUse records that a token or session was used now, at most once a
+// minute, so that reads do not all become writes; what is kept of it
+// learns the use too, so that the next request does not record it again.
+func (r *Resolver) RecordUse(ctx context.Context, secret string, v *auth.Viewer, now time.Time) {
+	now = now.UTC().Truncate(time.Millisecond)
+	if v.Token.LastUsedAt != nil && now.Sub(*v.Token.LastUsedAt) < time.Minute {
+		return
+	}
+	// One statement on its own: the request's transaction, if it has one,
+	// comes later, and a rollback must not forget the use. (UpdateOne would
+	// read the row back: a second statement.)
+	if _, err := r.client.APIToken.Update().Where(apitoken.ID(v.Token.ID)).SetLastUsedAt(now).Save(store.OutsideTx(ctx)); err != nil {
+		logctx.From(ctx, r.log).Warn("recording token use", "error", err)
+		return
+	}
+	if kept, ok := r.viewers.get(auth.HashToken(secret)); ok && kept.token.ID == v.Token.ID {
+		kept.used.Store(now.UnixMilli())
+	}
 }
 
 // viewerRead is what a viewer statement read: the token with its user (nil
@@ -222,27 +264,87 @@ const (
 	accessEpochColumn = "epoch"
 )
 
-// viewerCache keeps the facts of the users of recently seen tokens, with
-// the access epoch they were read at, so that a request of a token it
-// holds reads the token and the epoch alone, a statement of two index
-// probes, instead of the token statement with every membership and grant
-// (measured with pgbench: 47 µs of database CPU less for each request).
-// It is bounded in entries, and a user with more facts than
-// viewerCacheMaxRows is not kept. Nothing in it needs to be shared between
-// replicas: the epoch is in the database, so each replica knows when what
-// it keeps is stale.
+// viewerCache keeps what was read of recently seen tokens: the token with
+// its user, the server's generation it was read at, and the user's facts
+// with the access epoch they were read at (see Authenticate). A request of
+// a token it holds reads nothing while the generation stands, and the token
+// and the epoch alone otherwise, a statement of two index probes, instead
+// of the token statement with every membership and grant (measured with
+// pgbench: 47 µs of database CPU less for each request). It is bounded in
+// entries, and a user with more facts than viewerCacheMaxRows is not kept.
+// Nothing in it needs to be shared between replicas: each knows when what
+// it keeps is stale, from its generation and from the epoch in the
+// database.
 type viewerCache struct {
-	lru  *lru.Cache[string, *keptFacts] // by token hash
-	hits atomic.Int64
+	lru *lru.Cache[string, *keptFacts] // by token hash
+	// age is how long a token is trusted without a statement
+	// (keptViewerAge).
+	age time.Duration
+	// unread counts the requests that read nothing, hits those that read
+	// the token alone.
+	unread, hits atomic.Int64
 }
 
-// keptFacts are a user's facts as read at an epoch; they are shared
-// between requests, and never changed.
+// keptViewerAge bounds how long a token is trusted without a statement:
+// a write made in the database beside Bindery's clients (an operator
+// revoking a token with SQL) moves no generation, and is seen within it.
+const keptViewerAge = time.Second
+
+// WithKeptViewerAge sets how long a token is trusted without a statement
+// while nothing is written (keptViewerAge by default). The tests that
+// count statements lengthen it, so that a request that took more than a
+// second on a machine busy with other tests does not read the token again
+// and change the count.
+func WithKeptViewerAge(d time.Duration) Option { return func(r *Resolver) { r.viewers.age = d } }
+
+// keptFacts are a token and its user's facts as read; they are shared
+// between requests, and never changed but for used.
 type keptFacts struct {
 	userID string
 	epoch  int64
 	facts  []accessRow
 	hooked []string
+	// token and user are as read at gen (when genOK), at read.
+	token ent.APIToken
+	user  ent.User
+	gen   Generation
+	genOK bool
+	read  time.Time
+	// used is when this server last recorded a use of the token, in Unix
+	// milliseconds, or 0 (see RecordUse).
+	used atomic.Int64
+}
+
+// newKeptFacts keeps what read found, with the facts and hooked
+// organizations it goes with, as read at generation gen.
+func newKeptFacts(read viewerRead, facts []accessRow, hooked []string, gen Generation, genOK bool) *keptFacts {
+	k := &keptFacts{userID: read.viewer.User.ID, epoch: read.epoch.Int64, facts: facts, hooked: hooked,
+		token: *read.viewer.Token, user: *read.viewer.User, gen: gen, genOK: genOK, read: time.Now()}
+	k.token.Edges = ent.APITokenEdges{}
+	return k
+}
+
+// current reports whether k may stand for the database at generation gen,
+// for as long as age.
+func (k *keptFacts) current(gen Generation, age time.Duration) bool {
+	return k.genOK && k.gen == gen && time.Since(k.read) < age
+}
+
+// viewer returns the viewer k keeps, in values of its own: a request may
+// change its viewer. Its webhook organizations are unknown (nil): webhook
+// endpoints are written without moving the generation (quietTables), so
+// the epoch is what says whether the kept ones still hold, and a write
+// reads them for itself (see enqueueWebhooks).
+func (k *keptFacts) viewer() *auth.Viewer {
+	t, u := k.token, k.user
+	if ms := k.used.Load(); ms != 0 && (t.LastUsedAt == nil || ms > t.LastUsedAt.UnixMilli()) {
+		at := time.UnixMilli(ms).UTC()
+		t.LastUsedAt = &at
+	}
+	t.Edges.User = &u
+	v := withFacts(&auth.Viewer{User: &u, Token: &t}, k.facts, nil)
+	v.WebhookOrganizations = nil
+	return v
 }
 
 const (
@@ -258,7 +360,7 @@ func newViewerCache() *viewerCache {
 	if err != nil {
 		panic("graph: " + err.Error()) // only for a size below 1
 	}
-	return &viewerCache{lru: l}
+	return &viewerCache{lru: l, age: keptViewerAge}
 }
 
 func (c *viewerCache) get(hash string) (*keptFacts, bool) { return c.lru.Get(hash) }

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/ent"
+	"github.com/bindery/bindery/ent/apitoken"
 	"github.com/bindery/bindery/ent/member"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/enum"
@@ -26,6 +28,9 @@ func TestViewerFactsAreKeptUntilTheyChange(t *testing.T) {
 	e := servertest.New(t)
 	ctx := context.Background()
 	r := e.Server.Resolver()
+	// What is tested is the epoch: some of the writes below move no
+	// generation (webhook endpoints), so no request may skip the read.
+	r.SetKeptViewerAge(0)
 	tok, u := e.Member(e.Org.ID, enum.RoleRead, "reader@example.com")
 	m := e.Client.Member.Query().Where(member.UserID(u.ID), member.OrganizationID(e.Org.ID)).OnlyX(ctx)
 	other := e.Client.Organization.Create().SetTitle("Other").SaveX(ctx)
@@ -119,6 +124,141 @@ func TestViewerFactsAreKeptUntilTheyChange(t *testing.T) {
 	require.Error(t, err)
 	_, err = r.Authenticate(ctx, tok, time.Now())
 	require.Error(t, err)
+}
+
+// A token read is kept while the server's generation stands: the next
+// request of the token runs no statement, until a write commits, the
+// kept token is older than its age, or it would be refused.
+func TestViewerIsKeptWhileNothingIsWritten(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t)
+	ctx := context.Background()
+	r := e.Server.Resolver()
+	tok, u := e.Member(e.Org.ID, enum.RoleRead, "reader@example.com")
+	// authenticate returns the viewer of secret, or why not, and the
+	// statements it took.
+	authenticate := func(secret string, kind enum.CredentialKind, now time.Time) (*auth.Viewer, int64, error) {
+		t.Helper()
+		before := e.Statements.Load()
+		authenticate := r.Authenticate
+		if kind == enum.CredentialKindSession {
+			authenticate = r.AuthenticateSession
+		}
+		v, err := authenticate(ctx, secret, now)
+		return v, e.Statements.Load() - before, err
+	}
+
+	_, n, err := authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, n, "a token not seen: the token with the facts")
+	unread := r.ViewersUnread()
+	v, n, err := authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing written since")
+	assert.Equal(t, unread+1, r.ViewersUnread())
+	assert.Equal(t, u.ID, v.User.ID)
+	assert.Equal(t, u.DisplayName, v.User.DisplayName)
+	assert.Equal(t, enum.RoleRead, v.Facts.Memberships[e.Org.ID].Role)
+	assert.Nil(t, v.WebhookOrganizations, "unknown: a write reads them")
+
+	// A request may change its viewer: the next one gets what was read.
+	v.User.DisplayName = "Changed"
+	v.Token.Kind = enum.CredentialKindSession
+	v.Facts.Memberships["org_changed"] = v.Facts.Memberships[e.Org.ID]
+	v, n, err = authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	assert.Equal(t, u.DisplayName, v.User.DisplayName)
+	assert.NotContains(t, v.Facts.Memberships, "org_changed")
+
+	// Any write that counts moves the generation: the token is read again,
+	// alone, and kept again.
+	e.Client.Space.Create().SetOrganizationID(e.Org.ID).SetTitle("A").ExecX(ctx)
+	hits := r.ViewerCacheHits()
+	_, n, err = authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	assert.EqualValues(t, 1, n, "the token alone, after a write")
+	assert.Equal(t, hits+1, r.ViewerCacheHits())
+	_, n, err = authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	assert.Zero(t, n, "kept again")
+
+	// A use is recorded once a minute, and what is kept learns of it.
+	used := time.Now().Add(time.Hour).UTC().Truncate(time.Millisecond)
+	before := e.Statements.Load()
+	r.RecordUse(ctx, tok, v, used)
+	assert.EqualValues(t, 1, e.Statements.Load()-before, "the use is recorded")
+	v, n, err = authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	assert.Zero(t, n, "recording a use moves no generation")
+	require.NotNil(t, v.Token.LastUsedAt)
+	assert.True(t, used.Equal(*v.Token.LastUsedAt), "the kept token was last used at %s", v.Token.LastUsedAt)
+	before = e.Statements.Load()
+	r.RecordUse(ctx, tok, v, used.Add(30*time.Second))
+	assert.Equal(t, before, e.Statements.Load(), "used again within the minute")
+
+	// A session that idled out by what is kept is read again: the use
+	// another server recorded saves it.
+	secret, hash := auth.NewSession()
+	created := time.Now()
+	session := e.Client.APIToken.Create().SetUserID(u.ID).SetKind(enum.CredentialKindSession).SetLabel("Browser session").
+		SetTokenHash(hash).SetExpiresAt(created.Add(365 * 24 * time.Hour)).SaveX(ctx)
+	_, _, err = authenticate(secret, enum.CredentialKindSession, created)
+	require.NoError(t, err)
+	_, n, err = authenticate(secret, enum.CredentialKindSession, created)
+	require.NoError(t, err)
+	require.Zero(t, n)
+	idle := e.Config.SessionIdle
+	session.Update().SetLastUsedAt(created.Add(idle)).ExecX(ctx) // moves no generation
+	_, n, err = authenticate(secret, enum.CredentialKindSession, created.Add(idle+time.Minute))
+	require.NoError(t, err, "a use recorded in the database keeps the session")
+	assert.EqualValues(t, 1, n)
+	_, _, err = authenticate(secret, enum.CredentialKindSession, created.Add(2*idle+time.Minute))
+	require.Error(t, err, "idle since the last use")
+
+	// A token revoked through a client fails at once.
+	_, err = e.Client.APIToken.Delete().Where(apitoken.KindEQ(enum.CredentialKindSession)).Exec(ctx)
+	require.NoError(t, err)
+	_, _, err = authenticate(secret, enum.CredentialKindSession, created)
+	require.Error(t, err, "a revoked session")
+
+	// One deleted beside Bindery's clients, as an operator would with SQL,
+	// moves no generation: it fails once what is kept is older than its
+	// age (an hour for tests; a second by default).
+	r.SetKeptViewerAge(100 * time.Millisecond)
+	_, _, err = authenticate(tok, enum.CredentialKindToken, time.Now())
+	require.NoError(t, err)
+	_, err = e.DB.SQL.ExecContext(ctx, "DELETE FROM "+apitoken.Table+" WHERE "+apitoken.FieldUserID+" = '"+u.ID+"'")
+	require.NoError(t, err)
+	assert.Eventually(t, func() bool {
+		_, _, err := authenticate(tok, enum.CredentialKindToken, time.Now())
+		return err != nil
+	}, 10*time.Second, 20*time.Millisecond, "a token deleted with SQL is refused")
+}
+
+// On PostgreSQL, two servers on one database, each through connections of
+// its own: a token revoked through one is refused by the other once it
+// hears of the write.
+func TestReplicasHearOfRevokedTokens(t *testing.T) {
+	if !servertest.IsPostgres() {
+		t.Skip("one server owns a SQLite database")
+	}
+	t.Parallel()
+	e := servertest.New(t)
+	other := servertest.Replica(t, e)
+	tok, u := e.Member(e.Org.ID, enum.RoleRead, "reader@example.com")
+	space := e.MustDo(http.MethodPost, "/v1/orgs/"+e.Org.ID+"/spaces", e.OwnerToken, map[string]any{"title": "A"}, http.StatusCreated)["id"].(string)
+	for range 2 {
+		require.Equal(t, http.StatusOK, other.Do(http.MethodGet, "/v1/spaces/"+space, tok, nil).Status)
+	}
+	id := e.Client.APIToken.Query().Where(apitoken.UserID(u.ID)).OnlyIDX(context.Background())
+	gql := e.GraphQL(tok, `mutation($id: ID!) { revokeAPIToken(input: {id: $id}) { clientMutationId } }`, map[string]any{"id": id})
+	require.Empty(t, gql.Errors)
+	require.Equal(t, http.StatusUnauthorized, e.Do(http.MethodGet, "/v1/spaces/"+space, tok, nil).Status,
+		"refused at once by the server that revoked it")
+	assert.Eventually(t, func() bool {
+		return other.Do(http.MethodGet, "/v1/spaces/"+space, tok, nil).Status == http.StatusUnauthorized
+	}, 5*time.Second, 10*time.Millisecond, "the other server hears of it")
 }
 
 // grantOf returns the ID of the one grant made to a user.

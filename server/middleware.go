@@ -17,7 +17,6 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/logctx"
-	"github.com/bindery/bindery/internal/store"
 	"github.com/bindery/bindery/signin"
 )
 
@@ -184,26 +183,16 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, err)
 			return
 		}
-		s.touch(r.Context(), v.Token.ID, v.Token.LastUsedAt)
+		secret := session
+		if secret == "" {
+			secret = strings.TrimSpace(token)
+		}
+		s.resolver.RecordUse(r.Context(), secret, v, time.Now())
 		setUser(r.Context(), v.User.ID)
 		ctx := auth.WithViewer(r.Context(), v)
 		ctx = logctx.With(ctx, "user_id", v.User.ID)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
-}
-
-// touch records when a token was last used, at most once a minute, so that
-// reads do not all become writes.
-func (s *Server) touch(ctx context.Context, tokenID string, last *time.Time) {
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	if last != nil && now.Sub(*last) < time.Minute {
-		return
-	}
-	// One statement on its own: the request's transaction, if it has one,
-	// comes later, and a rollback must not forget the use.
-	if err := s.db.Client.APIToken.UpdateOneID(tokenID).SetLastUsedAt(now).Exec(store.OutsideTx(ctx)); err != nil {
-		logctx.From(ctx, s.log).Warn("recording token use", "error", err)
-	}
 }
 
 // loaders gives each request its own dataloaders.

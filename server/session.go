@@ -64,7 +64,7 @@ func (s *Server) session(next http.Handler) http.Handler {
 			switch {
 			case err == nil:
 				v = got
-				s.touch(r.Context(), v.Token.ID, v.Token.LastUsedAt)
+				s.resolver.RecordUse(r.Context(), secret, v, time.Now())
 				setUser(r.Context(), v.User.ID)
 			case apperr.KindOf(err) != apperr.Unauthenticated:
 				logctx.From(r.Context(), s.log).Error("reading a session", "error", err)

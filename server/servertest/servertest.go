@@ -143,7 +143,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	require.NoError(t, cfg.Finish())
 	clock := &Clock{}
-	srv, err := server.New(cfg, db, log, graph.WithClock(clock.Now))
+	srv, err := server.New(cfg, db, log, serverOptions(clock)...)
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
@@ -176,11 +176,19 @@ func writer() string {
 	}
 }
 
+// serverOptions are the options of every test server: its clock, and a
+// token kept without a statement for as long as nothing is written, so
+// that the statements a request takes do not depend on how fast the
+// machine is (see graph.WithKeptViewerAge).
+func serverOptions(clock *Clock) []graph.Option {
+	return []graph.Option{graph.WithClock(clock.Now), graph.WithKeptViewerAge(time.Hour)}
+}
+
 // Reuse starts a second server on e's database, with empty caches: what a
 // restarted server, or another replica, sees.
 func Reuse(t testing.TB, e *Env, opts ...graph.Option) *Env {
 	t.Helper()
-	srv, err := server.New(e.Config, e.DB, testLog, append([]graph.Option{graph.WithClock(e.Clock.Now)}, opts...)...)
+	srv, err := server.New(e.Config, e.DB, testLog, append(serverOptions(e.Clock), opts...)...)
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
@@ -197,7 +205,7 @@ func Replica(t testing.TB, e *Env) *Env {
 	db, err := store.Open(context.Background(), e.DSN)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	srv, err := server.New(e.Config, db, testLog, graph.WithClock(e.Clock.Now))
+	srv, err := server.New(e.Config, db, testLog, serverOptions(e.Clock)...)
 	require.NoError(t, err)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { srv.Close(); hs.Close() })
