@@ -89,7 +89,7 @@ func (r *Resolver) authenticate(ctx context.Context, secret string, kind enum.Cr
 		case read.viewer.User.ID == kept.userID && read.epoch.Valid && read.epoch.Int64 == kept.epoch:
 			r.viewers.hits.Add(1)
 			r.viewers.keep(hash, newKeptFacts(read, kept.facts, kept.hooked, gen, genOK))
-			return check(withFacts(read.viewer, kept.facts, kept.hooked))
+			return check(withHooks(withFacts(read.viewer, kept.facts), kept.hooked))
 		}
 	}
 	read, err := r.readViewer(ctx, "viewer", viewerStatement, hash)
@@ -99,7 +99,7 @@ func (r *Resolver) authenticate(ctx context.Context, secret string, kind enum.Cr
 	if read.viewer != nil && read.epoch.Valid {
 		r.viewers.keep(hash, newKeptFacts(read, read.facts, read.hooked, gen, genOK))
 	}
-	return check(withFacts(read.viewer, read.facts, read.hooked))
+	return check(withHooks(withFacts(read.viewer, read.facts), read.hooked))
 }
 
 // RecordUse records that a token or session was used now, at most once a
@@ -168,14 +168,24 @@ func (r *Resolver) readViewer(ctx context.Context, key string, build func(d stri
 	return read, nil
 }
 
-// withFacts gives a viewer its facts, in maps of its own: a request may
-// change its viewer's (see hookOrganization), and kept facts are shared.
-func withFacts(v *auth.Viewer, facts []accessRow, hooked []string) *auth.Viewer {
+// withFacts gives a viewer its facts, in maps of its own: kept facts are
+// shared.
+func withFacts(v *auth.Viewer, facts []accessRow) *auth.Viewer {
 	if v == nil {
 		return nil
 	}
 	memberships, grants := accessFacts(facts)
 	v.Facts = &authz.Facts{Memberships: memberships, Grants: grants}
+	return v
+}
+
+// withHooks gives a viewer the organizations it knows to have somewhere to
+// deliver webhooks, in a map of its own: a request may add to it (see
+// hookOrganization). A viewer left without one reads them when it writes.
+func withHooks(v *auth.Viewer, hooked []string) *auth.Viewer {
+	if v == nil {
+		return nil
+	}
 	v.WebhookOrganizations = make(map[string]bool, len(hooked))
 	for _, org := range hooked {
 		v.WebhookOrganizations[org] = true
@@ -342,9 +352,9 @@ func (k *keptFacts) viewer() *auth.Viewer {
 		t.LastUsedAt = &at
 	}
 	t.Edges.User = &u
-	v := withFacts(&auth.Viewer{User: &u, Token: &t}, k.facts, nil)
-	v.WebhookOrganizations = nil
-	return v
+	// Endpoint writes are quiet, so the kept organizations may be stale:
+	// without a map, a write by this viewer reads them.
+	return withFacts(&auth.Viewer{User: &u, Token: &t}, k.facts)
 }
 
 const (
