@@ -54,6 +54,8 @@ type GitSyncOperation struct {
 	Force bool `json:"force,omitempty"`
 	// Credentials holds the value of the "credentials" field.
 	Credentials *string `json:"-"`
+	// SSHKnownHosts holds the value of the "ssh_known_hosts" field.
+	SSHKnownHosts *string `json:"ssh_known_hosts,omitempty"`
 	// Commit holds the value of the "commit" field.
 	Commit *string `json:"commit,omitempty"`
 	// RevisionID holds the value of the "revision_id" field.
@@ -103,7 +105,7 @@ func (*GitSyncOperation) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case gitsyncoperation.FieldDispatchedTasks, gitsyncoperation.FieldCompletedTasks, gitsyncoperation.FieldAttempts:
 			values[i] = new(sql.NullInt64)
-		case gitsyncoperation.FieldID, gitsyncoperation.FieldSpaceID, gitsyncoperation.FieldCreatedByID, gitsyncoperation.FieldDirection, gitsyncoperation.FieldState, gitsyncoperation.FieldStage, gitsyncoperation.FieldError, gitsyncoperation.FieldURL, gitsyncoperation.FieldRef, gitsyncoperation.FieldProjectDirectory, gitsyncoperation.FieldCommitMessage, gitsyncoperation.FieldCredentials, gitsyncoperation.FieldCommit, gitsyncoperation.FieldRevisionID, gitsyncoperation.FieldClaimedBy:
+		case gitsyncoperation.FieldID, gitsyncoperation.FieldSpaceID, gitsyncoperation.FieldCreatedByID, gitsyncoperation.FieldDirection, gitsyncoperation.FieldState, gitsyncoperation.FieldStage, gitsyncoperation.FieldError, gitsyncoperation.FieldURL, gitsyncoperation.FieldRef, gitsyncoperation.FieldProjectDirectory, gitsyncoperation.FieldCommitMessage, gitsyncoperation.FieldCredentials, gitsyncoperation.FieldSSHKnownHosts, gitsyncoperation.FieldCommit, gitsyncoperation.FieldRevisionID, gitsyncoperation.FieldClaimedBy:
 			values[i] = new(sql.NullString)
 		case gitsyncoperation.FieldStartedAt, gitsyncoperation.FieldUpdatedAt, gitsyncoperation.FieldCompletedAt, gitsyncoperation.FieldNextAttemptAt, gitsyncoperation.FieldClaimedUntil:
 			values[i] = new(sql.NullTime)
@@ -234,6 +236,13 @@ func (_m *GitSyncOperation) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.Credentials = new(string)
 				*_m.Credentials = value.String
+			}
+		case gitsyncoperation.FieldSSHKnownHosts:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field ssh_known_hosts", values[i])
+			} else if value.Valid {
+				_m.SSHKnownHosts = new(string)
+				*_m.SSHKnownHosts = value.String
 			}
 		case gitsyncoperation.FieldCommit:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -380,6 +389,11 @@ func (_m *GitSyncOperation) String() string {
 	builder.WriteString(fmt.Sprintf("%v", _m.Force))
 	builder.WriteString(", ")
 	builder.WriteString("credentials=<sensitive>")
+	builder.WriteString(", ")
+	if v := _m.SSHKnownHosts; v != nil {
+		builder.WriteString("ssh_known_hosts=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	if v := _m.Commit; v != nil {
 		builder.WriteString("commit=")

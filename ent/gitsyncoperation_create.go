@@ -231,6 +231,20 @@ func (_c *GitSyncOperationCreate) SetNillableCredentials(v *string) *GitSyncOper
 	return _c
 }
 
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (_c *GitSyncOperationCreate) SetSSHKnownHosts(v string) *GitSyncOperationCreate {
+	_c.mutation.SetSSHKnownHosts(v)
+	return _c
+}
+
+// SetNillableSSHKnownHosts sets the "ssh_known_hosts" field if the given value is not nil.
+func (_c *GitSyncOperationCreate) SetNillableSSHKnownHosts(v *string) *GitSyncOperationCreate {
+	if v != nil {
+		_c.SetSSHKnownHosts(*v)
+	}
+	return _c
+}
+
 // SetCommit sets the "commit" field.
 func (_c *GitSyncOperationCreate) SetCommit(v string) *GitSyncOperationCreate {
 	_c.mutation.SetCommit(v)
@@ -595,6 +609,10 @@ func (_c *GitSyncOperationCreate) createSpec() (*GitSyncOperation, *sqlgraph.Cre
 	if value, ok := _c.mutation.Credentials(); ok {
 		_spec.SetField(gitsyncoperation.FieldCredentials, field.TypeString, value)
 		_node.Credentials = &value
+	}
+	if value, ok := _c.mutation.SSHKnownHosts(); ok {
+		_spec.SetField(gitsyncoperation.FieldSSHKnownHosts, field.TypeString, value)
+		_node.SSHKnownHosts = &value
 	}
 	if value, ok := _c.mutation.Commit(); ok {
 		_spec.SetField(gitsyncoperation.FieldCommit, field.TypeString, value)
@@ -970,6 +988,9 @@ func (u *GitSyncOperationUpsertOne) UpdateNewValues() *GitSyncOperationUpsertOne
 		}
 		if _, exists := u.create.mutation.Force(); exists {
 			s.SetIgnore(gitsyncoperation.FieldForce)
+		}
+		if _, exists := u.create.mutation.SSHKnownHosts(); exists {
+			s.SetIgnore(gitsyncoperation.FieldSSHKnownHosts)
 		}
 		if _, exists := u.create.mutation.Automatic(); exists {
 			s.SetIgnore(gitsyncoperation.FieldAutomatic)
@@ -1487,6 +1508,9 @@ func (u *GitSyncOperationUpsertBulk) UpdateNewValues() *GitSyncOperationUpsertBu
 			}
 			if _, exists := b.mutation.Force(); exists {
 				s.SetIgnore(gitsyncoperation.FieldForce)
+			}
+			if _, exists := b.mutation.SSHKnownHosts(); exists {
+				s.SetIgnore(gitsyncoperation.FieldSSHKnownHosts)
 			}
 			if _, exists := b.mutation.Automatic(); exists {
 				s.SetIgnore(gitsyncoperation.FieldAutomatic)

@@ -409,6 +409,9 @@ func (_u *GitSyncOperationUpdate) sqlSave(ctx context.Context) (_node int, err e
 	if _u.mutation.CredentialsCleared() {
 		_spec.ClearField(gitsyncoperation.FieldCredentials, field.TypeString)
 	}
+	if _u.mutation.SSHKnownHostsCleared() {
+		_spec.ClearField(gitsyncoperation.FieldSSHKnownHosts, field.TypeString)
+	}
 	if value, ok := _u.mutation.Commit(); ok {
 		_spec.SetField(gitsyncoperation.FieldCommit, field.TypeString, value)
 	}
@@ -875,6 +878,9 @@ func (_u *GitSyncOperationUpdateOne) sqlSave(ctx context.Context) (_node *GitSyn
 	}
 	if _u.mutation.CredentialsCleared() {
 		_spec.ClearField(gitsyncoperation.FieldCredentials, field.TypeString)
+	}
+	if _u.mutation.SSHKnownHostsCleared() {
+		_spec.ClearField(gitsyncoperation.FieldSSHKnownHosts, field.TypeString)
 	}
 	if value, ok := _u.mutation.Commit(); ok {
 		_spec.SetField(gitsyncoperation.FieldCommit, field.TypeString, value)

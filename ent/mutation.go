@@ -9723,6 +9723,7 @@ type GitSyncOperationMutation struct {
 	commit_message      *string
 	force               *bool
 	credentials         *string
+	ssh_known_hosts     *string
 	commit              *string
 	revision_id         *string
 	attempts            *int
@@ -10560,6 +10561,55 @@ func (m *GitSyncOperationMutation) ResetCredentials() {
 	delete(m.clearedFields, gitsyncoperation.FieldCredentials)
 }
 
+// SetSSHKnownHosts sets the "ssh_known_hosts" field.
+func (m *GitSyncOperationMutation) SetSSHKnownHosts(s string) {
+	m.ssh_known_hosts = &s
+}
+
+// SSHKnownHosts returns the value of the "ssh_known_hosts" field in the mutation.
+func (m *GitSyncOperationMutation) SSHKnownHosts() (r string, exists bool) {
+	v := m.ssh_known_hosts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSSHKnownHosts returns the old "ssh_known_hosts" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldSSHKnownHosts(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSSHKnownHosts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSSHKnownHosts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSSHKnownHosts: %w", err)
+	}
+	return oldValue.SSHKnownHosts, nil
+}
+
+// ClearSSHKnownHosts clears the value of the "ssh_known_hosts" field.
+func (m *GitSyncOperationMutation) ClearSSHKnownHosts() {
+	m.ssh_known_hosts = nil
+	m.clearedFields[gitsyncoperation.FieldSSHKnownHosts] = struct{}{}
+}
+
+// SSHKnownHostsCleared returns if the "ssh_known_hosts" field was cleared in this mutation.
+func (m *GitSyncOperationMutation) SSHKnownHostsCleared() bool {
+	_, ok := m.clearedFields[gitsyncoperation.FieldSSHKnownHosts]
+	return ok
+}
+
+// ResetSSHKnownHosts resets all changes to the "ssh_known_hosts" field.
+func (m *GitSyncOperationMutation) ResetSSHKnownHosts() {
+	m.ssh_known_hosts = nil
+	delete(m.clearedFields, gitsyncoperation.FieldSSHKnownHosts)
+}
+
 // SetCommit sets the "commit" field.
 func (m *GitSyncOperationMutation) SetCommit(s string) {
 	m.commit = &s
@@ -10958,7 +11008,7 @@ func (m *GitSyncOperationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncOperationMutation) Fields() []string {
-	fields := make([]string, 0, 24)
+	fields := make([]string, 0, 25)
 	if m.space != nil {
 		fields = append(fields, gitsyncoperation.FieldSpaceID)
 	}
@@ -11009,6 +11059,9 @@ func (m *GitSyncOperationMutation) Fields() []string {
 	}
 	if m.credentials != nil {
 		fields = append(fields, gitsyncoperation.FieldCredentials)
+	}
+	if m.ssh_known_hosts != nil {
+		fields = append(fields, gitsyncoperation.FieldSSHKnownHosts)
 	}
 	if m.commit != nil {
 		fields = append(fields, gitsyncoperation.FieldCommit)
@@ -11073,6 +11126,8 @@ func (m *GitSyncOperationMutation) Field(name string) (ent.Value, bool) {
 		return m.Force()
 	case gitsyncoperation.FieldCredentials:
 		return m.Credentials()
+	case gitsyncoperation.FieldSSHKnownHosts:
+		return m.SSHKnownHosts()
 	case gitsyncoperation.FieldCommit:
 		return m.Commit()
 	case gitsyncoperation.FieldRevisionID:
@@ -11130,6 +11185,8 @@ func (m *GitSyncOperationMutation) OldField(ctx context.Context, name string) (e
 		return m.OldForce(ctx)
 	case gitsyncoperation.FieldCredentials:
 		return m.OldCredentials(ctx)
+	case gitsyncoperation.FieldSSHKnownHosts:
+		return m.OldSSHKnownHosts(ctx)
 	case gitsyncoperation.FieldCommit:
 		return m.OldCommit(ctx)
 	case gitsyncoperation.FieldRevisionID:
@@ -11272,6 +11329,13 @@ func (m *GitSyncOperationMutation) SetField(name string, value ent.Value) error 
 		}
 		m.SetCredentials(v)
 		return nil
+	case gitsyncoperation.FieldSSHKnownHosts:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSSHKnownHosts(v)
+		return nil
 	case gitsyncoperation.FieldCommit:
 		v, ok := value.(string)
 		if !ok {
@@ -11405,6 +11469,9 @@ func (m *GitSyncOperationMutation) ClearedFields() []string {
 	if m.FieldCleared(gitsyncoperation.FieldCredentials) {
 		fields = append(fields, gitsyncoperation.FieldCredentials)
 	}
+	if m.FieldCleared(gitsyncoperation.FieldSSHKnownHosts) {
+		fields = append(fields, gitsyncoperation.FieldSSHKnownHosts)
+	}
 	if m.FieldCleared(gitsyncoperation.FieldCommit) {
 		fields = append(fields, gitsyncoperation.FieldCommit)
 	}
@@ -11448,6 +11515,9 @@ func (m *GitSyncOperationMutation) ClearField(name string) error {
 		return nil
 	case gitsyncoperation.FieldCredentials:
 		m.ClearCredentials()
+		return nil
+	case gitsyncoperation.FieldSSHKnownHosts:
+		m.ClearSSHKnownHosts()
 		return nil
 	case gitsyncoperation.FieldCommit:
 		m.ClearCommit()
@@ -11522,6 +11592,9 @@ func (m *GitSyncOperationMutation) ResetField(name string) error {
 		return nil
 	case gitsyncoperation.FieldCredentials:
 		m.ResetCredentials()
+		return nil
+	case gitsyncoperation.FieldSSHKnownHosts:
+		m.ResetSSHKnownHosts()
 		return nil
 	case gitsyncoperation.FieldCommit:
 		m.ResetCommit()

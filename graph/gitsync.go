@@ -52,7 +52,7 @@ func (r *Resolver) importGitRepository(ctx context.Context, in model.ImportGitRe
 	}
 	return r.startGitSync(ctx, gitRequest{direction: enum.GitSyncOperationDirectionImport, spaceID: in.SpaceID,
 		url: in.URL, ref: in.Ref, dir: deref(in.RepoProjectDirectory), treeURL: in.RepoTreeURL,
-		force: in.Force != nil && *in.Force, info: in.GitInfo})
+		force: in.Force != nil && *in.Force, info: in.GitInfo, knownHosts: in.SSHKnownHosts})
 }
 
 func (r *Resolver) exportToGitRepository(ctx context.Context, in model.ExportToGitRepositoryInput) (*ent.GitSyncOperation, error) {
@@ -62,20 +62,13 @@ func (r *Resolver) exportToGitRepository(ctx context.Context, in model.ExportToG
 	}
 	return r.startGitSync(ctx, gitRequest{direction: enum.GitSyncOperationDirectionExport, spaceID: in.SpaceID,
 		url: in.URL, ref: in.Ref, dir: deref(in.RepoProjectDirectory), treeURL: in.RepoTreeURL, message: &msg,
-		force: in.Force != nil && *in.Force, info: in.GitInfo})
+		force: in.Force != nil && *in.Force, info: in.GitInfo, knownHosts: in.SSHKnownHosts})
 }
 
 // checkGitRequest checks the repository of a request: the remote, with its
 // credentials, and the project directory.
 func checkGitRequest(q gitRequest) (gitremote.Remote, string, error) {
-	ssh := gitremote.IsSSH(q.url)
-	switch {
-	case ssh && !q.connecting:
-		// An operation keeps credentials only until it ends, and an SSH
-		// key is the space's, kept with its connection.
-		return gitremote.Remote{}, "", apperr.Invalid("url", "SSH URLs work for a space connected to the repository "+
-			"(connectGitSync, with the space's deploy key); here, give the repository's https:// URL")
-	case !ssh && strings.TrimSpace(deref(q.knownHosts)) != "":
+	if !gitremote.IsSSH(q.url) && strings.TrimSpace(deref(q.knownHosts)) != "" {
 		return gitremote.Remote{}, "", apperr.Invalid("sshKnownHosts", "Known hosts are for an SSH URL; this one is not")
 	}
 	remote, err := gitremote.Normalize(gitremote.Remote{URL: q.url, Ref: q.ref, KnownHosts: deref(q.knownHosts)})
@@ -130,6 +123,9 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 			if q.direction == enum.GitSyncOperationDirectionImport && s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
 				return nil, apperr.Preconditionf("The space is locked: unlock it to import into it")
 			}
+			if err := r.needDeployKey(ctx, s.ID, remote, "Importing or exporting over SSH", "try again"); err != nil {
+				return nil, err
+			}
 			db := r.db(ctx)
 			if _, err := r.keepGitInfo(ctx, s.ID, remote, dir, q); err != nil {
 				return nil, err
@@ -137,6 +133,7 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 			return db.GitSyncOperation.Create().SetID(opID).SetSpaceID(s.ID).SetCreatedByID(v.User.ID).
 				SetDirection(q.direction).SetURL(remote.URL).SetRef(remote.Ref).SetProjectDirectory(dir).
 				SetNillableCommitMessage(q.message).SetForce(q.force).SetNillableCredentials(sealed).
+				SetNillableSSHKnownHosts(nonEmptyPtr(remote.KnownHosts)).
 				SetStartedAt(r.clock()).SetUpdatedAt(r.clock()).
 				Save(ctx)
 		})

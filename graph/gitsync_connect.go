@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/bindery/bindery/ent"
-	"github.com/bindery/bindery/ent/gitdeploykey"
 	"github.com/bindery/bindery/ent/gitsync"
 	"github.com/bindery/bindery/ent/gitsyncoperation"
 	"github.com/bindery/bindery/graph/model"
@@ -59,7 +58,6 @@ func (r *Resolver) connectGitSync(ctx context.Context, in model.ConnectGitSyncIn
 	if err != nil {
 		return nil, err
 	}
-	ssh := gitremote.IsSSH(remote.URL)
 	if r.secretBox == nil {
 		return nil, apperr.Preconditionf("Connecting a space to Git needs a secret key (BINDERY_SECRET_KEY) to keep its credentials and push-event key")
 	}
@@ -78,16 +76,8 @@ func (r *Resolver) connectGitSync(ctx context.Context, in model.ConnectGitSyncIn
 			if q.direction == enum.GitSyncOperationDirectionImport && s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
 				return nil, apperr.Preconditionf("The space is locked: unlock it to import into it")
 			}
-			if ssh {
-				has, err := r.db(ctx).GitDeployKey.Query().Where(gitdeploykey.SpaceID(s.ID)).
-					Exist(internal(ctx, "whether a space the viewer may trigger has a deploy key"))
-				if err != nil {
-					return nil, err
-				}
-				if !has {
-					return nil, apperr.Preconditionf("Connecting over SSH needs the space's deploy key: create it (createGitDeployKey), " +
-						"add its public key to the repository as a deploy key with write access, then connect")
-				}
+			if err := r.needDeployKey(ctx, s.ID, remote, "Connecting over SSH", "connect"); err != nil {
+				return nil, err
 			}
 			gs, err := r.keepGitInfo(ctx, s.ID, remote, dir, q)
 			if err != nil {
@@ -310,19 +300,19 @@ func (w *GitSyncWorker) pollOne(ctx context.Context, gs *ent.GitSync) error {
 // over SSH, the space's deploy key as it is now (a rotated key is the one
 // used) and the host keys the connection trusts.
 func (r *Resolver) connectionRemote(ctx context.Context, gs *ent.GitSync) (gitremote.Remote, error) {
-	if !gitremote.IsSSH(gs.URL) {
-		return r.openRemote(gs.URL, gs.Ref, gs.Credentials, secrets.GitCredentialsAD(gs.ID))
-	}
-	key, err := r.spaceDeployKey(ctx, gs.SpaceID)
-	if err != nil {
-		return gitremote.Remote{}, err
-	}
-	return gitremote.Remote{URL: gs.URL, Ref: gs.Ref, SSHKey: key, KnownHosts: deref(gs.SSHKnownHosts)}, nil
+	return r.openRemote(ctx, gs.SpaceID, gs.URL, gs.Ref, gs.SSHKnownHosts, gs.Credentials, secrets.GitCredentialsAD(gs.ID))
 }
 
-// openRemote is a repository with the credentials sealed under ad, if any.
-func (r *Resolver) openRemote(url, ref string, sealed *string, ad string) (gitremote.Remote, error) {
+// openRemote is a space's repository with its credentials: over SSH, the
+// space's deploy key as it is now and the known hosts given; over HTTP(S),
+// the credentials sealed under ad, if any.
+func (r *Resolver) openRemote(ctx context.Context, spaceID, url, ref string, knownHosts, sealed *string, ad string) (gitremote.Remote, error) {
 	rm := gitremote.Remote{URL: url, Ref: ref}
+	if gitremote.IsSSH(url) {
+		key, err := r.spaceDeployKey(ctx, spaceID)
+		rm.SSHKey, rm.KnownHosts = key, deref(knownHosts)
+		return rm, err
+	}
 	if sealed == nil {
 		return rm, nil
 	}

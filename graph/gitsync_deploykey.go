@@ -16,15 +16,17 @@ import (
 	"github.com/bindery/bindery/internal/apperr"
 	"github.com/bindery/bindery/internal/auth"
 	"github.com/bindery/bindery/internal/authz"
+	gitremote "github.com/bindery/bindery/internal/gitsync"
 	"github.com/bindery/bindery/internal/id"
 	"github.com/bindery/bindery/internal/secrets"
 )
 
 // A space's SSH deploy key: an Ed25519 key pair made by the server, whose
 // public half the space's Git host lets in (a deploy key with write
-// access) and whose private half a connection over SSH signs in with. It
-// is the space's, not a connection's, so that it exists before the space
-// is connected; making another replaces it, which is how it is rotated.
+// access) and whose private half the space's operations over SSH sign in
+// with, a connection's and one-shot imports and exports alike. It is the
+// space's, not a connection's, so that it exists before the space is
+// connected; making another replaces it, which is how it is rotated.
 
 // createGitDeployKey makes the space's deploy key, in place of its earlier
 // one.
@@ -104,7 +106,7 @@ var errGitNoDeployKey = errors.New("the space has no deploy key")
 // connection over SSH.
 func (r *Resolver) spaceDeployKey(ctx context.Context, spaceID string) ([]byte, error) {
 	k, err := r.db(ctx).GitDeployKey.Query().Where(gitdeploykey.SpaceID(spaceID)).
-		Only(internal(ctx, "the deploy key of a connected space, for the Git sync worker"))
+		Only(internal(ctx, "the deploy key of a space, for the Git sync worker"))
 	if ent.IsNotFound(err) {
 		return nil, errGitNoDeployKey
 	}
@@ -119,4 +121,20 @@ func (r *Resolver) spaceDeployKey(ctx context.Context, spaceID string) ([]byte, 
 		return nil, errGitSealed
 	}
 	return []byte(key), nil
+}
+
+// needDeployKey refuses a request over SSH for a space without a deploy
+// key, before anything is recorded: doing names the request, then the step
+// after adding the key to the repository.
+func (r *Resolver) needDeployKey(ctx context.Context, spaceID string, remote gitremote.Remote, doing, then string) error {
+	if !gitremote.IsSSH(remote.URL) {
+		return nil
+	}
+	has, err := r.db(ctx).GitDeployKey.Query().Where(gitdeploykey.SpaceID(spaceID)).
+		Exist(internal(ctx, "whether a space the viewer may trigger has a deploy key"))
+	if err != nil || has {
+		return err
+	}
+	return apperr.Preconditionf("%s needs the space's deploy key: create it (createGitDeployKey), "+
+		"add its public key to the repository as a deploy key with write access, then %s", doing, then)
 }

@@ -132,8 +132,8 @@ func TestGitSyncOverSSHStopsOnAnotherHostKey(t *testing.T) {
 // What connecting over SSH needs is asked for before anything is
 // recorded: the space's deploy key (412), known hosts for a host whose
 // keys are not built in (400), an SSH URL without a password (400); known
-// hosts go with an SSH URL only. A one-shot import or export refuses SSH
-// URLs, and says where they work.
+// hosts go with an SSH URL only. One-shot imports and exports ask for the
+// same, through GraphQL and /v1.
 func TestGitSyncConnectOverSSHRefusals(t *testing.T) {
 	t.Parallel()
 	e := servertest.New(t, allowPrivate)
@@ -147,6 +147,14 @@ func TestGitSyncConnectOverSSHRefusals(t *testing.T) {
 	require.NotEmpty(t, res.Errors)
 	assert.Contains(t, res.Errors[0].Message, "createGitDeployKey")
 	assert.Contains(t, res.Errors[0].Message, "deploy key with write access")
+	for path, body := range map[string]map[string]any{
+		"/git/import": {"url": "ssh://git@github.com/acme/docs.git", "ref": "main"},
+		"/git/export": {"url": "git@github.com:acme/docs.git", "ref": "main", "commitMessage": "Docs"},
+	} {
+		got := e.Do(http.MethodPost, "/v1/spaces/"+space+path, e.OwnerToken, body)
+		assert.Equal(t, http.StatusPreconditionFailed, got.Status, path)
+		assert.Contains(t, string(got.Body), "over SSH needs the space's deploy key", path)
+	}
 
 	createDeployKey(t, e, space)
 	for name, c := range map[string]struct{ url, knownHosts, field, message string }{
@@ -156,12 +164,17 @@ func TestGitSyncConnectOverSSHRefusals(t *testing.T) {
 		"a password":             {"ssh://git:hunter2@git.example.com:2222/acme/docs.git", known, "url", "holds no password"},
 		"known hosts over https": {"https://git.example.com/acme/docs.git", known, "sshKnownHosts", "for an SSH URL"},
 	} {
-		res := connectSSH(e, space, c.url, c.knownHosts)
-		require.NotEmpty(t, res.Errors, name)
-		assert.Equal(t, "BAD_USER_INPUT", res.Code(), name)
-		assert.Equal(t, c.field, res.Errors[0].Extensions["field"], name)
-		assert.Contains(t, res.Errors[0].Message, c.message, name)
-		assert.NotContains(t, res.Errors[0].Message, "hunter2", name)
+		for _, res := range []*servertest.GQLResponse{
+			connectSSH(e, space, c.url, c.knownHosts),
+			gitOneShot(e, "importGitRepository", oneShotInput(space, c.url, c.knownHosts)),
+			gitOneShot(e, "exportToGitRepository", oneShotInput(space, c.url, c.knownHosts, "commitMessage", "Docs")),
+		} {
+			require.NotEmpty(t, res.Errors, name)
+			assert.Equal(t, "BAD_USER_INPUT", res.Code(), name)
+			assert.Equal(t, c.field, res.Errors[0].Extensions["field"], name)
+			assert.Contains(t, res.Errors[0].Message, c.message, name)
+			assert.NotContains(t, res.Errors[0].Message, "hunter2", name)
+		}
 	}
 	var n int
 	require.NoError(t, e.DB.SQL.QueryRowContext(t.Context(), "SELECT count(*) FROM git_sync_operations").Scan(&n))
@@ -174,13 +187,85 @@ func TestGitSyncConnectOverSSHRefusals(t *testing.T) {
 	st := readSSHState(t, e, space)
 	assert.Equal(t, "acme/docs", st.Space.GitSync.RepoName)
 	assert.Nil(t, st.Space.GitSync.SSHKnownHosts, "the built-in keys")
+}
 
-	for path, body := range map[string]map[string]any{
-		"/git/import": {"url": "ssh://git@github.com/acme/docs.git", "ref": "main"},
-		"/git/export": {"url": "git@github.com:acme/docs.git", "ref": "main", "commitMessage": "Docs"},
-	} {
-		got := e.Do(http.MethodPost, "/v1/spaces/"+space+path, e.OwnerToken, body)
-		assert.Equal(t, http.StatusBadRequest, got.Status, path)
-		assert.Contains(t, string(got.Body), "SSH URLs work for a space connected to the repository", path)
+// oneShotInput is an import's or an export's input over url, with the
+// known hosts given, if any, and more members as name, value pairs.
+func oneShotInput(space, url, knownHosts string, more ...string) map[string]any {
+	in := map[string]any{"spaceId": space, "url": url, "ref": "main"}
+	if knownHosts != "" {
+		in["sshKnownHosts"] = knownHosts
 	}
+	for i := 0; i+1 < len(more); i += 2 {
+		in[more[i]] = more[i+1]
+	}
+	return in
+}
+
+// gitOneShot runs importGitRepository or exportToGitRepository.
+func gitOneShot(e *servertest.Env, mutation string, in map[string]any) *servertest.GQLResponse {
+	input := "ImportGitRepositoryInput"
+	if mutation == "exportToGitRepository" {
+		input = "ExportToGitRepositoryInput"
+	}
+	return e.GraphQL(e.OwnerToken, "mutation($in: "+input+"!) { "+mutation+"(input: $in) { id state } }", map[string]any{"in": in})
+}
+
+// One-shot imports and exports reach a repository over SSH as a connected
+// space does: they sign in with the space's deploy key and trust the host
+// keys they were given. The space is not connected, so a refused key fails
+// the operation and disconnects nothing.
+func TestGitImportAndExportOverSSH(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	g, space := liveRepoSpace(t, e, "One-shot over SSH")
+	key := createDeployKey(t, e, space)
+	x := g.srv.ServeSSH(key.PublicKey)
+
+	require.Empty(t, gitOneShot(e, "importGitRepository", oneShotInput(space, x.URL(g.name), x.KnownHosts)).Errors)
+	op := runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.Equal(t, "IMPORT", op.Direction)
+	assert.Equal(t, g.srv.Head(g.name), *op.Commit)
+	assert.Equal(t, []string{"Welcome", "Guide", "  Install", "Reference", "  API"}, pageTitles(t, e, space))
+	st := readSSHState(t, e, space)
+	assert.False(t, st.Space.GitSync.Connected)
+	assert.Equal(t, "docs", st.Space.GitSync.RepoName)
+
+	install := pageByPath(t, e, space, "guide/install")["id"].(string)
+	setMarkdown(t, e, space, install, "Run the installer, exported over SSH.\n")
+	require.Empty(t, gitOneShot(e, "exportToGitRepository",
+		oneShotInput(space, x.URL(g.name), x.KnownHosts, "commitMessage", "Over SSH")).Errors)
+	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.Equal(t, "EXPORT", op.Direction)
+	assert.Equal(t, g.srv.Head(g.name), *op.Commit)
+	assert.Contains(t, g.show(t, "guide/install.md"), "Run the installer, exported over SSH.")
+	assert.Equal(t, "Over SSH|"+e.Owner.DisplayName+"\n", g.srv.Run(g.srv.Dir(g.name), "log", "-1", "--format=%s|%an", "main"))
+	var kept *string
+	require.NoError(t, e.DB.SQL.QueryRowContext(t.Context(),
+		"SELECT ssh_known_hosts FROM git_sync_operations WHERE direction = 'export'").Scan(&kept))
+	require.NotNil(t, kept)
+	assert.Equal(t, x.KnownHosts, *kept, "the host keys the request gave, kept for the run")
+
+	// Another key than the one the repository lets in: refused, and the
+	// operation says so; there is no connection to end.
+	createDeployKey(t, e, space)
+	require.Empty(t, gitOneShot(e, "importGitRepository", oneShotInput(space, x.URL(g.name), x.KnownHosts)).Errors)
+	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	assert.Equal(t, "FAILURE", op.State)
+	require.NotNil(t, op.Error)
+	assert.Contains(t, *op.Error, "refused the credentials")
+	assert.NotContains(t, *op.Error, "disconnected")
+
+	// The key is the space's as it is when the operation runs: gone since
+	// the request, the run fails and says what to do.
+	require.Empty(t, gitOneShot(e, "importGitRepository", oneShotInput(space, x.URL(g.name), x.KnownHosts)).Errors)
+	_, err := e.DB.SQL.ExecContext(t.Context(), "DELETE FROM git_deploy_keys")
+	require.NoError(t, err)
+	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	assert.Equal(t, "FAILURE", op.State)
+	require.NotNil(t, op.Error)
+	assert.Contains(t, *op.Error, "no deploy key")
+	assert.Contains(t, *op.Error, "try again")
 }

@@ -251,8 +251,11 @@ func TestGitSyncRequestsRefused(t *testing.T) {
 	}
 	path := "/v1/spaces/" + space + "/git/import"
 	e.Run(t, []servertest.Scenario{
-		{Name: "SSH remote", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("url", "git@github.com:acme/docs.git"),
-			WantStatus: http.StatusBadRequest, WantJSON: map[string]any{"error": map[string]any{"message": "url: SSH URLs work for a space connected to the repository (connectGitSync, with the space's deploy key); here, give the repository's https:// URL"}}},
+		{Name: "SSH remote without a deploy key", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("url", "git@github.com:acme/docs.git"),
+			WantStatus: http.StatusPreconditionFailed, WantJSON: map[string]any{"error": map[string]any{"message": "Importing or exporting over SSH needs the space's deploy key: create it (createGitDeployKey), add its public key to the repository as a deploy key with write access, then try again"}}},
+		{Name: "SSH remote of a host whose keys are not built in", Method: http.MethodPost, Path: path, Token: e.OwnerToken,
+			Body: with("url", "ssh://git@git.example.com/acme/docs.git"), WantStatus: http.StatusBadRequest,
+			WantJSON: map[string]any{"error": map[string]any{"message": "sshKnownHosts: no SSH host key to trust: no host key is built in for git.example.com: give its known hosts, the lines `ssh-keyscan git.example.com` prints"}}},
 		{Name: "local path", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("url", "file:///srv/docs.git"), WantStatus: http.StatusBadRequest},
 		{Name: "bad ref", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("ref", "bad..ref"), WantStatus: http.StatusBadRequest},
 		{Name: "escaping directory", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("repoProjectDirectory", "../etc"), WantStatus: http.StatusBadRequest},

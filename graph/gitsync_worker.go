@@ -280,9 +280,11 @@ func (r *Resolver) gitFailure(ctx context.Context, op *ent.GitSyncOperation, err
 		return gitOutcome{failure: "Bindery has no secret key (BINDERY_SECRET_KEY) to open the credentials"}
 	case errors.Is(err, errGitSealed):
 		return gitOutcome{failure: "The credentials do not open with this server's key"}
-	case errors.Is(err, errGitNoDeployKey):
+	case errors.Is(err, errGitNoDeployKey) && op.Automatic:
 		return gitOutcome{failure: "The space has no deploy key to sign in over SSH: create one, add it to the repository and connect again",
-			disconnect: op.Automatic}
+			disconnect: true}
+	case errors.Is(err, errGitNoDeployKey):
+		return gitOutcome{failure: "The space has no deploy key to sign in over SSH: create one, add it to the repository and try again"}
 	case errors.Is(err, context.DeadlineExceeded):
 		return gitOutcome{failure: fmt.Sprintf("The operation took longer than %s", gitJobTimeout)}
 	case errors.As(err, &re):
@@ -329,7 +331,7 @@ func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) 
 		if remote, err = r.connectionRemote(ctx, gs); err != nil {
 			return gitOutcome{}, err
 		}
-	} else if remote, err = r.operationRemote(op); err != nil {
+	} else if remote, err = r.operationRemote(ctx, op); err != nil {
 		return gitOutcome{}, err
 	}
 	if r.cfg.ImportAllowPrivate {
@@ -346,9 +348,9 @@ func (w *GitSyncWorker) run(ctx context.Context, j *gitJob) (gitOutcome, error) 
 }
 
 // operationRemote is an operation's repository with the credentials its
-// request gave.
-func (r *Resolver) operationRemote(op *ent.GitSyncOperation) (gitremote.Remote, error) {
-	return r.openRemote(op.URL, op.Ref, op.Credentials, secrets.GitCredentialsAD(op.ID))
+// request gave, or over SSH the space's deploy key.
+func (r *Resolver) operationRemote(ctx context.Context, op *ent.GitSyncOperation) (gitremote.Remote, error) {
+	return r.openRemote(ctx, op.SpaceID, op.URL, op.Ref, op.SSHKnownHosts, op.Credentials, secrets.GitCredentialsAD(op.ID))
 }
 
 // connectionOf is the connection an automatic operation belongs to: the

@@ -50,6 +50,8 @@ const (
 	FieldForce = "force"
 	// FieldCredentials holds the string denoting the credentials field in the database.
 	FieldCredentials = "credentials"
+	// FieldSSHKnownHosts holds the string denoting the ssh_known_hosts field in the database.
+	FieldSSHKnownHosts = "ssh_known_hosts"
 	// FieldCommit holds the string denoting the commit field in the database.
 	FieldCommit = "commit"
 	// FieldRevisionID holds the string denoting the revision_id field in the database.
@@ -97,6 +99,7 @@ var Columns = []string{
 	FieldCommitMessage,
 	FieldForce,
 	FieldCredentials,
+	FieldSSHKnownHosts,
 	FieldCommit,
 	FieldRevisionID,
 	FieldAttempts,
@@ -266,6 +269,11 @@ func ByForce(opts ...sql.OrderTermOption) OrderOption {
 // ByCredentials orders the results by the credentials field.
 func ByCredentials(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCredentials, opts...).ToFunc()
+}
+
+// BySSHKnownHosts orders the results by the ssh_known_hosts field.
+func BySSHKnownHosts(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSSHKnownHosts, opts...).ToFunc()
 }
 
 // ByCommit orders the results by the commit field.

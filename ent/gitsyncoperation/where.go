@@ -136,6 +136,11 @@ func Credentials(v string) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldEQ(FieldCredentials, v))
 }
 
+// SSHKnownHosts applies equality check predicate on the "ssh_known_hosts" field. It's identical to SSHKnownHostsEQ.
+func SSHKnownHosts(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEQ(FieldSSHKnownHosts, v))
+}
+
 // Commit applies equality check predicate on the "commit" field. It's identical to CommitEQ.
 func Commit(v string) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldEQ(FieldCommit, v))
@@ -1039,6 +1044,81 @@ func CredentialsEqualFold(v string) predicate.GitSyncOperation {
 // CredentialsContainsFold applies the ContainsFold predicate on the "credentials" field.
 func CredentialsContainsFold(v string) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldContainsFold(FieldCredentials, v))
+}
+
+// SSHKnownHostsEQ applies the EQ predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsEQ(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEQ(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsNEQ applies the NEQ predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsNEQ(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldNEQ(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsIn applies the In predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsIn(vs ...string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldIn(FieldSSHKnownHosts, vs...))
+}
+
+// SSHKnownHostsNotIn applies the NotIn predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsNotIn(vs ...string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldNotIn(FieldSSHKnownHosts, vs...))
+}
+
+// SSHKnownHostsGT applies the GT predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsGT(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldGT(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsGTE applies the GTE predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsGTE(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldGTE(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsLT applies the LT predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsLT(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldLT(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsLTE applies the LTE predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsLTE(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldLTE(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsContains applies the Contains predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsContains(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldContains(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsHasPrefix applies the HasPrefix predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsHasPrefix(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldHasPrefix(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsHasSuffix applies the HasSuffix predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsHasSuffix(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldHasSuffix(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsIsNil applies the IsNil predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsIsNil() predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldIsNull(FieldSSHKnownHosts))
+}
+
+// SSHKnownHostsNotNil applies the NotNil predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsNotNil() predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldNotNull(FieldSSHKnownHosts))
+}
+
+// SSHKnownHostsEqualFold applies the EqualFold predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsEqualFold(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEqualFold(FieldSSHKnownHosts, v))
+}
+
+// SSHKnownHostsContainsFold applies the ContainsFold predicate on the "ssh_known_hosts" field.
+func SSHKnownHostsContainsFold(v string) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldContainsFold(FieldSSHKnownHosts, v))
 }
 
 // CommitEQ applies the EQ predicate on the "commit" field.

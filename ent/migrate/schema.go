@@ -435,6 +435,7 @@ var (
 		{Name: "commit_message", Type: field.TypeString, Nullable: true},
 		{Name: "force", Type: field.TypeBool, Default: false},
 		{Name: "credentials", Type: field.TypeString, Nullable: true},
+		{Name: "ssh_known_hosts", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "commit", Type: field.TypeString, Nullable: true},
 		{Name: "revision_id", Type: field.TypeString, Nullable: true},
 		{Name: "attempts", Type: field.TypeInt, Default: 0},
@@ -452,7 +453,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_sync_operations_spaces_git_sync_operations",
-				Columns:    []*schema.Column{GitSyncOperationsColumns[24]},
+				Columns:    []*schema.Column{GitSyncOperationsColumns[25]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -461,12 +462,12 @@ var (
 			{
 				Name:    "gitsyncoperation_space_id_started_at",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncOperationsColumns[24], GitSyncOperationsColumns[7]},
+				Columns: []*schema.Column{GitSyncOperationsColumns[25], GitSyncOperationsColumns[7]},
 			},
 			{
 				Name:    "gitsyncoperation_state_next_attempt_at",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncOperationsColumns[3], GitSyncOperationsColumns[20]},
+				Columns: []*schema.Column{GitSyncOperationsColumns[3], GitSyncOperationsColumns[21]},
 			},
 		},
 	}

@@ -423,11 +423,11 @@ func init() {
 	// gitsyncoperation.DefaultForce holds the default value on creation for the force field.
 	gitsyncoperation.DefaultForce = gitsyncoperationDescForce.Default.(bool)
 	// gitsyncoperationDescAttempts is the schema descriptor for attempts field.
-	gitsyncoperationDescAttempts := gitsyncoperationFields[19].Descriptor()
+	gitsyncoperationDescAttempts := gitsyncoperationFields[20].Descriptor()
 	// gitsyncoperation.DefaultAttempts holds the default value on creation for the attempts field.
 	gitsyncoperation.DefaultAttempts = gitsyncoperationDescAttempts.Default.(int)
 	// gitsyncoperationDescAutomatic is the schema descriptor for automatic field.
-	gitsyncoperationDescAutomatic := gitsyncoperationFields[23].Descriptor()
+	gitsyncoperationDescAutomatic := gitsyncoperationFields[24].Descriptor()
 	// gitsyncoperation.DefaultAutomatic holds the default value on creation for the automatic field.
 	gitsyncoperation.DefaultAutomatic = gitsyncoperationDescAutomatic.Default.(bool)
 	// gitsyncoperationDescID is the schema descriptor for id field.

@@ -161,6 +161,11 @@ func (GitSyncOperation) Fields() []ent.Field {
 		// credentials are "user:password", sealed with BINDERY_SECRET_KEY
 		// (internal/secrets), and cleared when the operation ends.
 		field.String("credentials").Optional().Nillable().Sensitive(),
+		// ssh_known_hosts are the host keys a one-shot operation over SSH
+		// trusts, as its request gave them (no secret); null for the keys
+		// built in for the host, over HTTP(S), and for continuous sync,
+		// which trusts its connection's.
+		field.Text("ssh_known_hosts").Optional().Nillable().Immutable(),
 		// commit and revision_id are the result: the commit read or made,
 		// and the revision made or exported.
 		field.String("commit").Optional().Nillable(),

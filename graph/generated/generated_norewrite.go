@@ -15748,7 +15748,7 @@ extend type Revision {
 extend type Space {
   "The Git repository the space was last synced with; null when none. Needs the read role."
   gitSync: GitSyncState
-  "The space's SSH deploy key, which a connection over SSH signs in with; null when it has none. Needs the edit role."
+  "The space's SSH deploy key, which its imports, exports and connection over SSH sign in with; null when it has none. Needs the edit role."
   gitDeployKey: GitDeployKey
   "The space's Git sync operations, newest first. Needs the edit role."
   gitSyncOperations(
@@ -15775,8 +15775,10 @@ input GitInfoInput {
 input ImportGitRepositoryInput {
   "The space to import into."
   spaceId: ID!
-  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends."
+  "The repository's http(s) URL, which may hold basic-auth credentials, kept sealed until the operation ends; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey)."
   url: String!
+  "For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host."
+  sshKnownHosts: String
   "The branch, as refs/heads/<name> or <name>."
   ref: String!
   "The directory of the repository that holds the space; the whole repository when empty."
@@ -15801,8 +15803,10 @@ input ImportGitRepositoryInput {
 input ExportToGitRepositoryInput {
   "The space to export."
   spaceId: ID!
-  "The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends."
+  "The repository's http(s) URL, which may hold basic-auth credentials, kept sealed until the operation ends; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey)."
   url: String!
+  "For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host."
+  sshKnownHosts: String
   "The branch, as refs/heads/<name> or <name>."
   ref: String!
   "The commit's message."
@@ -68389,7 +68393,7 @@ func (ec *executionContext) unmarshalInputExportToGitRepositoryInput(ctx context
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"spaceId", "url", "ref", "commitMessage", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "repoCacheID", "timestamp", "force", "gitInfo"}
+	fieldsInOrder := [...]string{"spaceId", "url", "sshKnownHosts", "ref", "commitMessage", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "repoCacheID", "timestamp", "force", "gitInfo"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -68410,6 +68414,13 @@ func (ec *executionContext) unmarshalInputExportToGitRepositoryInput(ctx context
 				return it, err
 			}
 			it.URL = data
+		case "sshKnownHosts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sshKnownHosts"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSHKnownHosts = data
 		case "ref":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
 			data, err := ec.unmarshalNString2string(ctx, v)
@@ -68584,7 +68595,7 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"spaceId", "url", "ref", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "repoCacheID", "timestamp", "force", "standalone", "gitInfo"}
+	fieldsInOrder := [...]string{"spaceId", "url", "sshKnownHosts", "ref", "repoProjectDirectory", "repoTreeURL", "repoCommitURL", "repoCacheID", "timestamp", "force", "standalone", "gitInfo"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -68605,6 +68616,13 @@ func (ec *executionContext) unmarshalInputImportGitRepositoryInput(ctx context.C
 				return it, err
 			}
 			it.URL = data
+		case "sshKnownHosts":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("sshKnownHosts"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.SSHKnownHosts = data
 		case "ref":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("ref"))
 			data, err := ec.unmarshalNString2string(ctx, v)

@@ -921,8 +921,10 @@ type DuplicateSpacePayload struct {
 type ExportToGitRepositoryInput struct {
 	// The space to export.
 	SpaceID string `json:"spaceId"`
-	// The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends.
+	// The repository's http(s) URL, which may hold basic-auth credentials, kept sealed until the operation ends; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey).
 	URL string `json:"url"`
+	// For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host.
+	SSHKnownHosts *string `json:"sshKnownHosts,omitempty"`
 	// The branch, as refs/heads/<name> or <name>.
 	Ref string `json:"ref"`
 	// The commit's message.
@@ -991,8 +993,10 @@ type ImportContentPayload struct {
 type ImportGitRepositoryInput struct {
 	// The space to import into.
 	SpaceID string `json:"spaceId"`
-	// The repository's http(s) URL; it may hold basic-auth credentials, which are kept sealed until the operation ends.
+	// The repository's http(s) URL, which may hold basic-auth credentials, kept sealed until the operation ends; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey).
 	URL string `json:"url"`
+	// For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host.
+	SSHKnownHosts *string `json:"sshKnownHosts,omitempty"`
 	// The branch, as refs/heads/<name> or <name>.
 	Ref string `json:"ref"`
 	// The directory of the repository that holds the space; the whole repository when empty.
