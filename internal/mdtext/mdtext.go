@@ -64,43 +64,64 @@ func FirstHeading(lines []string) (index int, text string) {
 // keeps its <...> (and gets them when it holds a space or a parenthesis),
 // a new src its quotes.
 func Rewrite(body string, fn func(ref string, image bool) string) string {
+	// Most bodies and lines hold neither a link nor an <img>: the literal
+	// text each pattern needs rules them out far faster than the patterns.
+	links, images := strings.Contains(body, "]("), strings.Contains(body, "<img")
+	if !links && !images {
+		return body
+	}
 	lines := strings.Split(body, "\n")
 	outside(lines, func(i int, line string) bool {
-		line = inlineRef.ReplaceAllStringFunc(line, func(s string) string {
-			m := inlineRef.FindStringSubmatch(s)
-			ref, angled := strings.CutPrefix(m[3], "<")
-			if angled {
-				ref = strings.TrimSuffix(ref, ">")
-			}
-			if ref == "" {
-				return s
-			}
-			out := fn(ref, m[1] == "!")
-			if out == ref {
-				return s
-			}
-			if angled || strings.ContainsAny(out, " ()") {
-				out = "<" + out + ">"
-			}
-			return m[1] + m[2] + out + m[4]
-		})
-		lines[i] = htmlImage.ReplaceAllStringFunc(line, func(s string) string {
-			m := htmlImage.FindStringSubmatch(s)
-			raw, quote := m[2], `"`
-			if strings.HasPrefix(s[len(m[1]):], "'") {
-				raw, quote = m[3], "'"
-			}
-			ref := html.UnescapeString(raw)
-			if ref == "" {
-				return s
-			}
-			out := fn(ref, true)
-			if out == ref {
-				return s
-			}
-			return m[1] + quote + html.EscapeString(out) + quote
-		})
+		if links && strings.Contains(line, "](") {
+			line = rewriteLinks(line, fn)
+		}
+		if images && strings.Contains(line, "<img") {
+			line = rewriteImages(line, fn)
+		}
+		lines[i] = line
 		return true
 	})
 	return strings.Join(lines, "\n")
+}
+
+// rewriteLinks is Rewrite of the inline links and images of a line.
+func rewriteLinks(line string, fn func(ref string, image bool) string) string {
+	return inlineRef.ReplaceAllStringFunc(line, func(s string) string {
+		m := inlineRef.FindStringSubmatch(s)
+		ref, angled := strings.CutPrefix(m[3], "<")
+		if angled {
+			ref = strings.TrimSuffix(ref, ">")
+		}
+		if ref == "" {
+			return s
+		}
+		out := fn(ref, m[1] == "!")
+		if out == ref {
+			return s
+		}
+		if angled || strings.ContainsAny(out, " ()") {
+			out = "<" + out + ">"
+		}
+		return m[1] + m[2] + out + m[4]
+	})
+}
+
+// rewriteImages is Rewrite of the src of a line's <img> tags.
+func rewriteImages(line string, fn func(ref string, image bool) string) string {
+	return htmlImage.ReplaceAllStringFunc(line, func(s string) string {
+		m := htmlImage.FindStringSubmatch(s)
+		raw, quote := m[2], `"`
+		if strings.HasPrefix(s[len(m[1]):], "'") {
+			raw, quote = m[3], "'"
+		}
+		ref := html.UnescapeString(raw)
+		if ref == "" {
+			return s
+		}
+		out := fn(ref, true)
+		if out == ref {
+			return s
+		}
+		return m[1] + quote + html.EscapeString(out) + quote
+	})
 }
