@@ -33,7 +33,7 @@ const connectMutation = `mutation($in: ConnectGitSyncInput!) { connectGitSync(in
 
 // connect connects a space to the repository, starting from initial, and
 // runs the first operation.
-func connect(t *testing.T, e *servertest.Env, g *gitRepo, space, initial string) connection {
+func connect(t testing.TB, e *servertest.Env, g *gitRepo, space, initial string) connection {
 	t.Helper()
 	var c connection
 	e.GraphQL(e.OwnerToken, connectMutation, map[string]any{"in": map[string]any{
@@ -43,7 +43,7 @@ func connect(t *testing.T, e *servertest.Env, g *gitRepo, space, initial string)
 	return c
 }
 
-func setMarkdown(t *testing.T, e *servertest.Env, space, pageID, markdown string) {
+func setMarkdown(t testing.TB, e *servertest.Env, space, pageID, markdown string) {
 	t.Helper()
 	e.GraphQL(e.OwnerToken, `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { revision { id } } }`,
 		map[string]any{"in": map[string]any{"spaceId": space, "pageId": pageID, "markdown": markdown}}).Into(t, &struct{}{})

@@ -23,7 +23,7 @@ type gitRepo struct {
 	url  string // without credentials
 }
 
-func newGitRepo(t *testing.T, name string) *gitRepo {
+func newGitRepo(t testing.TB, name string) *gitRepo {
 	srv := gitsynctest.NewServer(t)
 	return &gitRepo{srv: srv, name: name, url: srv.Bare(name)}
 }
@@ -80,7 +80,7 @@ type gitSpaceView struct {
 }
 
 // runGit runs the operations due, and returns the space's Git view.
-func runGit(t *testing.T, e *servertest.Env, space string) gitSpaceView {
+func runGit(t testing.TB, e *servertest.Env, space string) gitSpaceView {
 	t.Helper()
 	_, err := e.Server.Resolver().GitSync().Drain(t.Context())
 	require.NoError(t, err)
@@ -107,7 +107,7 @@ func pageTitles(t *testing.T, e *servertest.Env, space string) []string {
 	return titles
 }
 
-func pageByPath(t *testing.T, e *servertest.Env, space, path string) map[string]any {
+func pageByPath(t testing.TB, e *servertest.Env, space, path string) map[string]any {
 	t.Helper()
 	return e.MustDo(http.MethodGet, "/v1/spaces/"+space+"/content/path/"+path+"?format=markdown", e.OwnerToken, nil, http.StatusOK)
 }

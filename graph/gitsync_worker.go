@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -745,9 +744,11 @@ func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, 
 	cfg, _ := gitbook.ReadConfig(current)
 	// What the branch holds beyond the space stays: the export replaces
 	// only the files an import would read.
-	var replaced []string
+	replaced := map[string]bool{}
 	if old, err := gitbook.Import(current, nil, id.New, r.clock()); err == nil {
-		replaced = old.Sources
+		for _, p := range old.Sources {
+			replaced[p] = true
+		}
 	}
 	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, 0, 0); err != nil {
 		return gitOutcome{}, err
@@ -776,7 +777,7 @@ func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, 
 	}
 	files := make(map[string][]byte, len(current)+len(placed))
 	for p, b := range current {
-		if !slices.Contains(replaced, p) {
+		if !replaced[p] {
 			files[p] = b
 		}
 	}

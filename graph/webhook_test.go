@@ -125,7 +125,7 @@ func drain(t *testing.T, w *deliver.Worker) int {
 	return n
 }
 
-func createSpace(t *testing.T, e *servertest.Env, title string) string {
+func createSpace(t testing.TB, e *servertest.Env, title string) string {
 	t.Helper()
 	var out struct {
 		CreateSpace struct{ Space struct{ ID string } }
