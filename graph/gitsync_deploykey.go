@@ -98,12 +98,12 @@ func deployKeyFingerprint(k *ent.GitDeployKey) (string, error) {
 	return ssh.FingerprintSHA256(pub), nil
 }
 
-// errGitNoDeployKey ends an operation of a connection over SSH whose space
-// has no deploy key any more.
+// errGitNoDeployKey ends an operation over SSH whose space has no deploy
+// key any more.
 var errGitNoDeployKey = errors.New("the space has no deploy key")
 
-// spaceDeployKey is the private key of a space's deploy key, opened, for a
-// connection over SSH.
+// spaceDeployKey is the private key of a space's deploy key, opened, for
+// an operation over SSH.
 func (r *Resolver) spaceDeployKey(ctx context.Context, spaceID string) ([]byte, error) {
 	k, err := r.db(ctx).GitDeployKey.Query().Where(gitdeploykey.SpaceID(spaceID)).
 		Only(internal(ctx, "the deploy key of a space, for the Git sync worker"))

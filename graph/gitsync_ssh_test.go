@@ -24,6 +24,16 @@ func connectSSH(e *servertest.Env, space, url, knownHosts string) *servertest.GQ
 	return e.GraphQL(e.OwnerToken, connectMutation, map[string]any{"in": in})
 }
 
+// sshRepoSpace makes a server, a repository holding gitbookRepository
+// served over SSH to the deploy key of a live space of that server, named
+// title, and the space.
+func sshRepoSpace(t *testing.T, title string) (*servertest.Env, *gitRepo, string, *gitsynctest.SSHServer) {
+	t.Helper()
+	e := servertest.New(t, allowPrivate)
+	g, space := liveRepoSpace(t, e, title)
+	return e, g, space, g.srv.ServeSSH(createDeployKey(t, e, space).PublicKey)
+}
+
 type sshState struct {
 	Space struct {
 		GitSync struct {
@@ -48,10 +58,7 @@ func readSSHState(t *testing.T, e *servertest.Env, space string) sshState {
 // a commit pushed to the branch becomes a revision.
 func TestGitSyncConnectedOverSSH(t *testing.T) {
 	t.Parallel()
-	e := servertest.New(t, allowPrivate)
-	g, space := liveRepoSpace(t, e, "Over SSH")
-	key := createDeployKey(t, e, space)
-	x := g.srv.ServeSSH(key.PublicKey)
+	e, g, space, x := sshRepoSpace(t, "Over SSH")
 
 	var c connection
 	connectSSH(e, space, x.URL(g.name), x.KnownHosts).Into(t, &c)
@@ -111,10 +118,7 @@ func TestGitSyncConnectedOverSSH(t *testing.T) {
 // showed, the space is disconnected, and nothing is read or pushed.
 func TestGitSyncOverSSHStopsOnAnotherHostKey(t *testing.T) {
 	t.Parallel()
-	e := servertest.New(t, allowPrivate)
-	g, space := liveRepoSpace(t, e, "Impostor")
-	key := createDeployKey(t, e, space)
-	x := g.srv.ServeSSH(key.PublicKey)
+	e, g, space, x := sshRepoSpace(t, "Impostor")
 	_, other := gitsynctest.NewSSHKey(t)
 	host := strings.Fields(x.KnownHosts)[0] // [127.0.0.1]:port
 	connectSSH(e, space, x.URL(g.name), host+" "+other).Into(t, &connection{})
@@ -217,10 +221,7 @@ func gitOneShot(e *servertest.Env, mutation string, in map[string]any) *serverte
 // the operation and disconnects nothing.
 func TestGitImportAndExportOverSSH(t *testing.T) {
 	t.Parallel()
-	e := servertest.New(t, allowPrivate)
-	g, space := liveRepoSpace(t, e, "One-shot over SSH")
-	key := createDeployKey(t, e, space)
-	x := g.srv.ServeSSH(key.PublicKey)
+	e, g, space, x := sshRepoSpace(t, "One-shot over SSH")
 
 	require.Empty(t, gitOneShot(e, "importGitRepository", oneShotInput(space, x.URL(g.name), x.KnownHosts)).Errors)
 	op := runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
