@@ -99,6 +99,12 @@ func checkGitRequest(q gitRequest) (gitremote.Remote, string, error) {
 // info in one transaction, and wakes the worker.
 func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSyncOperation, error) {
 	remote, dir, err := checkGitRequest(q)
+	// An SSH host without keys given or built in may be one the space's
+	// connection pins: that is looked at once the space is authorized.
+	var unpinned error
+	if err != nil && q.knownHosts == nil && apperr.From(err).Field == "sshKnownHosts" {
+		unpinned, err = err, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +126,13 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 	}
 	op, err := mutate(ctx, r, r.spaces, q.spaceID, authz.TriggerGitSync,
 		func(ctx context.Context, s *ent.Space, _ authz.Decision) (*ent.GitSyncOperation, error) {
+			if unpinned != nil {
+				pinned, pinnedDir, err := r.pinnedByConnection(ctx, s.ID, q, unpinned)
+				if err != nil {
+					return nil, err
+				}
+				remote, dir = pinned, pinnedDir
+			}
 			if q.direction == enum.GitSyncOperationDirectionImport && s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
 				return nil, apperr.Preconditionf("The space is locked: unlock it to import into it")
 			}
@@ -142,6 +155,29 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 	}
 	r.gitSync.Wake()
 	return op, nil
+}
+
+// pinnedByConnection is the remote of a one-shot request over SSH that gave
+// no known hosts for a host whose keys are not built in, with the host keys
+// the space's connection pins instead, if they name that host: so that an
+// import or export through /v1, whose body has no member for them, reaches
+// the host the space is connected to. Otherwise it is refused as it was
+// (refused).
+func (r *Resolver) pinnedByConnection(ctx context.Context, spaceID string, q gitRequest, refused error) (gitremote.Remote, string, error) {
+	gs, err := r.db(ctx).GitSync.Query().Where(gitsync.SpaceID(spaceID), gitsync.SSHKnownHostsNotNil()).
+		Only(internal(ctx, "the host keys a space the viewer may trigger pins"))
+	if ent.IsNotFound(err) {
+		return gitremote.Remote{}, "", refused
+	}
+	if err != nil {
+		return gitremote.Remote{}, "", err
+	}
+	q.knownHosts = gs.SSHKnownHosts
+	remote, dir, err := checkGitRequest(q)
+	if err != nil && apperr.From(err).Field == "sshKnownHosts" {
+		return remote, dir, refused
+	}
+	return remote, dir, err
 }
 
 // keepGitInfo records the repository a space syncs with. Another

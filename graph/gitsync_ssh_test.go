@@ -97,6 +97,19 @@ func TestGitSyncConnectedOverSSH(t *testing.T) {
 	assert.Equal(t, head, *op.Commit)
 	assert.Contains(t, pageByPath(t, e, space, "reference/api")["markdown"], "Pushed, then pulled over SSH.")
 
+	// A one-shot export through /v1, whose body has no member for known
+	// hosts, trusts the host keys the space's connection pins.
+	before := len(runGit(t, e, space).Space.GitSyncOperations.Nodes)
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/export", e.OwnerToken,
+		map[string]any{"url": x.URL(g.name), "ref": "main", "commitMessage": "Through /v1", "force": true}, http.StatusNoContent)
+	ops := runGit(t, e, space).Space.GitSyncOperations.Nodes
+	require.Greater(t, len(ops), before)
+	for _, op := range ops[:len(ops)-before] {
+		require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	}
+	assert.Equal(t, "EXPORT", ops[len(ops)-before-1].Direction)
+	assert.Equal(t, g.srv.Head(g.name), *ops[0].Commit)
+
 	// A new key replaces the one the repository lets in: the next sync is
 	// refused, and the space is disconnected until it is connected again
 	// with the new key added to the repository.

@@ -923,7 +923,7 @@ type ExportToGitRepositoryInput struct {
 	SpaceID string `json:"spaceId"`
 	// The repository's http(s) URL, which may hold basic-auth credentials, kept sealed until the operation ends; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey).
 	URL string `json:"url"`
-	// For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host.
+	// For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in, and for the host the space's connection pins keys for, whose keys serve then; required for any other host.
 	SSHKnownHosts *string `json:"sshKnownHosts,omitempty"`
 	// The branch, as refs/heads/<name> or <name>.
 	Ref string `json:"ref"`
@@ -995,7 +995,7 @@ type ImportGitRepositoryInput struct {
 	SpaceID string `json:"spaceId"`
 	// The repository's http(s) URL, which may hold basic-auth credentials, kept sealed until the operation ends; or its SSH URL (ssh://[user@]host[:port]/path or user@host:path, no password), which signs in with the space's deploy key (createGitDeployKey).
 	URL string `json:"url"`
-	// For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in; required for any other host.
+	// For an SSH URL, the host keys to trust: OpenSSH known_hosts lines naming the URL's host (and port), as ssh-keyscan [-p port] host prints them. Optional for github.com, gitlab.com and bitbucket.org, whose published keys are built in, and for the host the space's connection pins keys for, whose keys serve then; required for any other host.
 	SSHKnownHosts *string `json:"sshKnownHosts,omitempty"`
 	// The branch, as refs/heads/<name> or <name>.
 	Ref string `json:"ref"`
