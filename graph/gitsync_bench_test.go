@@ -11,10 +11,10 @@ import (
 )
 
 // BenchmarkGitSyncOnePage measures what continuous sync costs for a
-// one-page change in a connected space of about 5,000 pages (50 parts of
-// 100 pages of 1.4 kB, in GitBook's layout), served by git http-backend
-// on this machine: a commit of one page brought in, and an edit of one
-// page pushed out. Each operation fetches the branch's head whole, so its
+// one-page change in a connected space of 5,050 pages (50 parts, each a
+// README and 100 pages of 1.4 kB, in GitBook's layout), served by git
+// http-backend on this machine: a commit of one page brought in, and an
+// edit of one page pushed out. Each operation fetches the branch's head whole, so its
 // cost follows the repository's size (see docs/api/git-sync.md).
 func BenchmarkGitSyncOnePage(b *testing.B) {
 	e := servertest.New(b, allowPrivate)
