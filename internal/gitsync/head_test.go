@@ -57,4 +57,16 @@ func TestNormalize(t *testing.T) {
 		_, err := Normalize(bad)
 		assert.Error(t, err, bad.URL)
 	}
+
+	// An IPv6 host: the ssh:// form is read, the scp-like one is refused
+	// with the form to use.
+	known := "[2001:db8::1]:2222 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl"
+	r, err = Normalize(Remote{URL: "ssh://git@[2001:db8::1]:2222/team/docs.git", Ref: "main", KnownHosts: known})
+	require.NoError(t, err)
+	assert.Equal(t, "ssh://git@[2001:db8::1]:2222/team/docs.git", r.URL)
+	for _, url := range []string{"git@[2001:db8::1]:team/docs.git", "[2001:db8::1]:team/docs.git"} {
+		_, err = Normalize(Remote{URL: url, Ref: "main", KnownHosts: known})
+		require.Error(t, err, url)
+		assert.Contains(t, err.Error(), "needs the ssh:// form", url)
+	}
 }

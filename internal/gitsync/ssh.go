@@ -62,6 +62,9 @@ func sshURL(rawURL string) string {
 	return rawURL
 }
 
+// scpBracketed matches an scp-like SSH URL whose host is in brackets.
+var scpBracketed = regexp.MustCompile(`^(?:[^@/]+@)?\[`)
+
 var errSSHPassword = errors.New("gitsync: an SSH URL holds no password: over SSH, Bindery signs in with the space's deploy key")
 
 // parseSSH fills ep for an SSH remote. The private key is optional here,
@@ -69,6 +72,10 @@ var errSSHPassword = errors.New("gitsync: an SSH URL holds no password: over SSH
 // hand (Normalize); a call without one fails (open).
 func parseSSH(r Remote, ep endpoint) (endpoint, error) {
 	raw := sshURL(r.URL)
+	if !strings.Contains(raw, "://") && scpBracketed.MatchString(raw) {
+		// go-git reads the host of user@[2001:db8::1]:path as "[2001".
+		return ep, errors.New("gitsync: an IPv6 address needs the ssh:// form of the URL: ssh://git@[2001:db8::1]/owner/docs.git")
+	}
 	if strings.Contains(raw, "://") {
 		// url.Parse's error quotes the URL: it is not passed on.
 		u, err := url.Parse(raw)
@@ -180,7 +187,7 @@ func pinned(host string, keys []ssh.PublicKey) ssh.HostKeyCallback {
 		// The address dialed is the URL's: the server's ~/.ssh/config
 		// cannot send it elsewhere (transport.go), but a key is only
 		// ever checked against its own host's.
-		if strings.EqualFold(knownhosts.Normalize(hostname), host) {
+		if strings.EqualFold(knownhosts.Normalize(dialedAddress(hostname)), host) {
 			for _, k := range keys {
 				if ssh.FixedHostKey(k)(hostname, remote, key) == nil {
 					return nil

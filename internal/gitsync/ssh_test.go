@@ -50,6 +50,50 @@ func TestFetchAndPushOverSSH(t *testing.T) {
 	assert.ErrorIs(t, err, ErrNotFound)
 }
 
+// An SSH URL whose host is an IPv6 address reaches it, and its key is
+// checked against the known hosts' [address]:port: go-git spells the
+// address it dials with the URL's brackets kept (dialedAddress).
+func TestFetchAndPushOverSSHToAnIPv6Address(t *testing.T) {
+	t.Parallel()
+	if ln, err := net.Listen("tcp", "[::1]:0"); err != nil {
+		t.Skip("no IPv6 loopback:", err)
+	} else {
+		ln.Close()
+	}
+	s := newGitServer(t)
+	s.Bare("site.git")
+	key, authorized := gitsynctest.NewSSHKey(t)
+	x := s.ServeSSHAt("[::1]:0", authorized)
+	require.True(t, strings.HasPrefix(x.URL("site.git"), "ssh://git@[::1]:"))
+	r := Remote{URL: x.URL("site.git"), Ref: "main", SSHKey: key, KnownHosts: x.KnownHosts}
+	head := s.commit("site.git", map[string]string{"README.md": "# Site\n"}, "Start", "Ada <ada@example.com>", when)
+
+	snap, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, head, snap.Commit)
+	pushed, err := Push(local(t), r, head, "", map[string][]byte{"a.md": []byte("over IPv6")}, "Over IPv6", bot, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, pushed, s.head("site.git"))
+
+	_, other := gitsynctest.NewSSHKey(t)
+	r.KnownHosts = strings.Fields(x.KnownHosts)[0] + " " + other
+	_, err = Fetch(local(t), r, Limits{})
+	assert.ErrorIs(t, err, ErrHostKey)
+}
+
+func TestDialedAddress(t *testing.T) {
+	for in, want := range map[string]string{
+		"[[::1]]:2222":        "[::1]:2222",
+		"[[2001:db8::1]]:22":  "[2001:db8::1]:22",
+		"[::1]:22":            "[::1]:22",
+		"git.example.com:22":  "git.example.com:22",
+		"127.0.0.1:2222":      "127.0.0.1:2222",
+		"[[fe80::1%eth0]]:22": "[fe80::1%eth0]:22",
+	} {
+		assert.Equal(t, want, dialedAddress(in), in)
+	}
+}
+
 // A key the host does not let in is ErrAuth, and no error shows the key.
 func TestSSHWrongKeyIsErrAuth(t *testing.T) {
 	t.Parallel()

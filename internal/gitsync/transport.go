@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -104,12 +105,24 @@ func (d sshDialer) Dial(network, address string) (net.Conn, error) {
 // that says whether private addresses are allowed, and the connection is
 // closed when it ends.
 func (d sshDialer) DialContext(_ context.Context, network, address string) (net.Conn, error) {
-	conn, err := d.dialer.DialContext(d.ctx, network, address)
+	conn, err := d.dialer.DialContext(d.ctx, network, dialedAddress(address))
 	if err != nil {
 		return nil, err
 	}
 	context.AfterFunc(d.ctx, func() { conn.Close() })
 	return conn, nil
+}
+
+// dialedAddress is the address go-git means to dial. It joins an IPv6
+// host with its port as the URL spells it, brackets and all
+// ("[[2001:db8::1]]:22"), which no dialer reads: one pair of brackets is
+// dropped. Any other address is returned as it is.
+func dialedAddress(address string) string {
+	i := strings.LastIndex(address, "]:")
+	if strings.HasPrefix(address, "[[") && i > 2 && address[i-1] == ']' {
+		return address[1:i-1] + address[i:]
+	}
+	return address
 }
 
 type privateKey struct{}

@@ -55,9 +55,15 @@ func NewSSHKey(t testing.TB) (private []byte, authorized string) {
 }
 
 // ServeSSH starts an SSH server for the repositories of s that lets in the
-// holder of the key authorized (an authorized_keys line) alone; the test's
-// end stops it.
+// holder of the key authorized (an authorized_keys line) alone, on an
+// IPv4 loopback port; the test's end stops it.
 func (s *Server) ServeSSH(authorized string) *SSHServer {
+	s.t.Helper()
+	return s.ServeSSHAt("127.0.0.1:0", authorized)
+}
+
+// ServeSSHAt is ServeSSH listening on addr ("[::1]:0" for IPv6).
+func (s *Server) ServeSSHAt(addr, authorized string) *SSHServer {
 	s.t.Helper()
 	allowed, _, _, _, err := ssh.ParseAuthorizedKey([]byte(authorized))
 	require.NoError(s.t, err)
@@ -73,7 +79,7 @@ func (s *Server) ServeSSH(authorized string) *SSHServer {
 	}}
 	cfg.AddHostKey(signer)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	require.NoError(s.t, err)
 	x := &SSHServer{Addr: ln.Addr().String(), HostKey: signer.PublicKey(), s: s}
 	x.KnownHosts = knownhosts.Line([]string{x.Addr}, x.HostKey)
