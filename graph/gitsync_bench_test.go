@@ -14,8 +14,9 @@ import (
 // one-page change in a connected space of 5,050 pages (50 parts, each a
 // README and 100 pages of 1.4 kB, in GitBook's layout), served by git
 // http-backend on this machine: a commit of one page brought in, and an
-// edit of one page pushed out. Each operation fetches the branch's head whole, so its
-// cost follows the repository's size (see docs/api/git-sync.md).
+// edit of one page pushed out, with the bytes of packfiles each moves.
+// What crosses the network follows the change, the work in the server
+// still the repository's size (see docs/api/git-sync.md).
 func BenchmarkGitSyncOnePage(b *testing.B) {
 	e := servertest.New(b, allowPrivate)
 	g := newGitRepo(b, "docs.git")
@@ -41,14 +42,25 @@ func BenchmarkGitSyncOnePage(b *testing.B) {
 
 	// A sub-benchmark runs more than once: edits are counted across runs,
 	// so that each is a change.
+	// The bytes of packfiles each operation moves are reported beside
+	// its time.
 	edits := 0
+	var fetched, pushed int64
+	report := func(b *testing.B) {
+		b.ReportMetric(float64(fetched)/float64(b.N), "fetched-B/op")
+		b.ReportMetric(float64(pushed)/float64(b.N), "pushed-B/op")
+		fetched, pushed = 0, 0
+	}
 	sync := func(b *testing.B, direction string) {
+		sent, received := g.srv.Sent(), g.srv.Received()
 		b.StartTimer()
 		op := runGit(b, e, space).Space.GitSyncOperations.Nodes[0]
 		b.StopTimer()
 		if op.State != "SUCCESS" || op.Direction != direction {
 			b.Fatalf("%s %s: %v", op.Direction, op.State, op.Error)
 		}
+		fetched += g.srv.Sent() - sent
+		pushed += g.srv.Received() - received
 	}
 	b.Run("import", func(b *testing.B) {
 		b.StopTimer()
@@ -60,6 +72,7 @@ func BenchmarkGitSyncOnePage(b *testing.B) {
 			e.Server.Resolver().GitSync().ReadBranches(b.Context())
 			sync(b, "IMPORT")
 		}
+		report(b)
 	})
 	b.Run("export", func(b *testing.B) {
 		b.StopTimer()
@@ -68,5 +81,6 @@ func BenchmarkGitSyncOnePage(b *testing.B) {
 			setMarkdown(b, e, space, page, fmt.Sprintf("Edited %d.\n", edits))
 			sync(b, "EXPORT")
 		}
+		report(b)
 	})
 }

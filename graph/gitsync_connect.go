@@ -307,7 +307,7 @@ func (r *Resolver) connectionRemote(ctx context.Context, gs *ent.GitSync) (gitre
 // space's deploy key as it is now and the known hosts given; over HTTP(S),
 // the credentials sealed under ad, if any.
 func (r *Resolver) openRemote(ctx context.Context, spaceID, url, ref string, knownHosts, sealed *string, ad string) (gitremote.Remote, error) {
-	rm := gitremote.Remote{URL: url, Ref: ref}
+	rm := gitremote.Remote{URL: url, Ref: ref, Cache: r.gitCache}
 	if gitremote.IsSSH(url) {
 		key, err := r.spaceDeployKey(ctx, spaceID)
 		rm.SSHKey, rm.KnownHosts = key, deref(knownHosts)

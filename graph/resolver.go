@@ -21,6 +21,7 @@ import (
 	"github.com/bindery/bindery/internal/config"
 	"github.com/bindery/bindery/internal/content"
 	"github.com/bindery/bindery/internal/events"
+	gitremote "github.com/bindery/bindery/internal/gitsync"
 	"github.com/bindery/bindery/internal/links"
 	"github.com/bindery/bindery/internal/lru"
 	"github.com/bindery/bindery/internal/mail"
@@ -93,6 +94,8 @@ type Resolver struct {
 	// gitSync runs Git sync operations; the server runs it, and a request
 	// wakes it.
 	gitSync *GitSyncWorker
+	// gitCache keeps the objects of the branches that spaces sync with.
+	gitCache *gitremote.Cache
 }
 
 // Gauge is a number that goes up and down: a Prometheus gauge.
@@ -133,7 +136,8 @@ func New(client *ent.Client, cfg config.Config, opts ...Option) *Resolver {
 	r := &Resolver{client: client, cfg: cfg, now: clock.Now, log: slog.Default(), batchWait: batchWait,
 		objectCache: content.NewCache(int(cfg.ObjectCacheBytes)), decoded: content.NewDecoded(int(cfg.DecodedCacheBytes)), bus: events.NewMemory(),
 		adaptiveSchemas: lru.New[*adaptive.Schema](1024, 1), statements: store.NewStatements(),
-		viewers: newViewerCache(), hostSites: newMemo[[2]string](1024), proxies: newMemo[string](1024)}
+		viewers: newViewerCache(), hostSites: newMemo[[2]string](1024), proxies: newMemo[string](1024),
+		gitCache: gitremote.NewCache(cfg.GitCacheBytes)}
 	if drv := client.Driver(); drv != nil {
 		r.search = search.New(drv.Dialect())
 	}

@@ -104,6 +104,9 @@ type Config struct {
 	// PageCacheBytes bounds the rendered pages of published sites a server
 	// keeps.
 	PageCacheBytes int64
+	// GitCacheBytes bounds the Git objects a server keeps of the branches
+	// of connected spaces, so that a sync fetches only what changed.
+	GitCacheBytes int64
 	// ImportAllowPrivate lets imports fetch from loopback, private and other
 	// special-purpose addresses. For local testing only.
 	ImportAllowPrivate bool
@@ -173,6 +176,7 @@ func Default() Config {
 		ObjectCacheBytes:           64 << 20,
 		DecodedCacheBytes:          64 << 20,
 		PageCacheBytes:             32 << 20,
+		GitCacheBytes:              64 << 20,
 		MemoryLimit:                MemoryLimit{Percent: 90},
 		SignUp:                     SignUpClosed,
 		SessionIdle:                14 * 24 * time.Hour,
@@ -210,6 +214,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_OBJECT_CACHE_BYTES", "", "67108864", "Memory for content objects (pages, trees) kept across requests (64 MiB)."},
 	{"BINDERY_DECODED_CACHE_BYTES", "", "67108864", "Size of the content objects whose decoded contents and pages are kept across requests (64 MiB); decoded, they take a few times as much. A space's content is kept when it is at most half of it, so that a page read costs the same whatever the space's size."},
 	{"BINDERY_PAGE_CACHE_BYTES", "", "33554432", "Memory for the rendered pages of published sites kept across requests (32 MiB); a page larger than an eighth of it is not kept. An edit or a change of the site shows at the next request whatever is kept."},
+	{"BINDERY_GIT_CACHE_BYTES", "", "67108864", "Memory for the Git objects (the files and trees of the last commit) kept of the branches that spaces sync with (64 MiB), so that a sync fetches and pushes only what changed; a branch larger than half of it is not kept, and is fetched whole each time."},
 	{"BINDERY_IMPORT_ALLOW_PRIVATE", "", "false", "For local testing only: set to 1 to let imports, OpenAPI specs, webhooks and Git sync reach loopback, private and link-local addresses. Never set it in production: it opens server-side request forgery."},
 	{"BINDERY_OPENAPI_REFETCH_INTERVAL", "", "1h", "How long after its last processing an OpenAPI spec with a URL source is fetched again; a version is stored only when the document changed."},
 	{"BINDERY_OPENAPI_POLL_INTERVAL", "", "10s", "How often each server's OpenAPI worker looks for specs to process (a spec created or updated on this server is processed at once)."},
@@ -284,7 +289,8 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 	}
 	for name, dst := range map[string]*int64{"BINDERY_MAX_UPLOAD_BYTES": &c.MaxUploadBytes,
 		"BINDERY_GRAPHQL_MAX_BODY_BYTES": &c.GraphQLMaxBodyBytes, "BINDERY_OBJECT_CACHE_BYTES": &c.ObjectCacheBytes,
-		"BINDERY_DECODED_CACHE_BYTES": &c.DecodedCacheBytes, "BINDERY_PAGE_CACHE_BYTES": &c.PageCacheBytes} {
+		"BINDERY_DECODED_CACHE_BYTES": &c.DecodedCacheBytes, "BINDERY_PAGE_CACHE_BYTES": &c.PageCacheBytes,
+		"BINDERY_GIT_CACHE_BYTES": &c.GitCacheBytes} {
 		if v := getenv(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil || n < 1 {

@@ -24,7 +24,7 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 	}
 	defer release()
 	l = l.withDefaults()
-	b, err := fetchBranch(ctx, ep, l)
+	b, err := fetchBranch(ctx, ep, l, r.Cache)
 	if err != nil {
 		return nil, err
 	}
@@ -35,6 +35,7 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 	if err != nil {
 		return nil, ep.fail(ctx, "fetch", nil, err)
 	}
+	r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head)
 	return &Snapshot{
 		Commit:  b.head.Hash.String(),
 		Message: strings.TrimSuffix(b.head.Message, "\n"),
@@ -50,17 +51,15 @@ type branch struct {
 	head   *object.Commit // nil when the branch or the repository is empty
 }
 
-func fetchBranch(ctx context.Context, ep endpoint, l Limits) (*branch, error) {
-	repo, err := git.Init(newLimitedStorage(l), nil)
+// fetchBranch fetches the branch's head at depth 1, starting from what
+// cache keeps of it: then only the objects that are not kept come.
+func fetchBranch(ctx context.Context, ep endpoint, l Limits, cache *Cache) (*branch, error) {
+	kept := cache.take(cacheKey(ep))
+	b, err := newBranch(ep, l, kept)
 	if err != nil {
-		return nil, fmt.Errorf("gitsync: making a repository in memory: %w", err)
+		return nil, err
 	}
-	remote, err := repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
-	if err != nil {
-		return nil, fmt.Errorf("gitsync: adding the remote: %w", err)
-	}
-	b := &branch{repo: repo, remote: remote}
-	err = remote.FetchContext(ctx, &git.FetchOptions{
+	err = b.remote.FetchContext(ctx, &git.FetchOptions{
 		RefSpecs:     []config.RefSpec{config.RefSpec("+" + ep.ref + ":" + ep.ref)},
 		Depth:        1,
 		Auth:         ep.auth,
@@ -70,18 +69,48 @@ func fetchBranch(ctx context.Context, ep endpoint, l Limits) (*branch, error) {
 	switch {
 	case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
 	case errors.Is(err, transport.ErrEmptyRemoteRepository), errors.Is(err, git.NoMatchingRefSpecError{}):
-		return b, nil
+		if kept == nil {
+			return b, nil
+		}
+		// No branch: what was kept of it is not the remote's to rely on,
+		// and a push must send every object.
+		return newBranch(ep, l, nil)
 	default:
 		return nil, ep.fail(ctx, "fetch", nil, err)
 	}
-	ref, err := repo.Reference(ep.ref, false)
+	ref, err := b.repo.Reference(ep.ref, false)
 	if err != nil {
 		return nil, ep.fail(ctx, "fetch", nil, err)
 	}
-	if b.head, err = repo.CommitObject(ref.Hash()); err != nil {
+	if b.head, err = b.repo.CommitObject(ref.Hash()); err != nil {
 		return nil, ep.fail(ctx, "fetch", nil, fmt.Errorf("reading the head commit: %w", err))
 	}
+	// The head is all the remote surely holds: a push must not count on
+	// the commit that was kept, which a force push may have dropped.
+	if err := b.repo.Storer.SetShallow([]plumbing.Hash{b.head.Hash}); err != nil {
+		return nil, fmt.Errorf("gitsync: setting the shallow boundary: %w", err)
+	}
 	return b, nil
+}
+
+// newBranch is an empty repository in memory with the branch's remote,
+// holding what was kept of the branch (when not nil).
+func newBranch(ep endpoint, l Limits, kept *cached) (*branch, error) {
+	s := newLimitedStorage(l)
+	if kept != nil {
+		if err := kept.seed(s, ep.ref); err != nil {
+			return nil, fmt.Errorf("gitsync: seeding the repository in memory: %w", err)
+		}
+	}
+	repo, err := git.Init(s, nil)
+	if err != nil {
+		return nil, fmt.Errorf("gitsync: making a repository in memory: %w", err)
+	}
+	remote, err := repo.CreateRemote(&config.RemoteConfig{Name: "origin", URLs: []string{ep.url}})
+	if err != nil {
+		return nil, fmt.Errorf("gitsync: adding the remote: %w", err)
+	}
+	return &branch{repo: repo, remote: remote}, nil
 }
 
 // readFiles returns the regular files of c's tree, after checking that

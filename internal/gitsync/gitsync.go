@@ -23,7 +23,9 @@
 // fetch the branch's head at depth 1, which is all a snapshot needs and
 // enough to make a child commit. Limits bound both the packfile received
 // and the files of the tree, so a large repository fails with ErrTooLarge
-// rather than exhausting memory.
+// rather than exhausting memory. With a Cache, the commit a branch was last
+// seen at is kept between calls, and a call fetches only what is new since
+// (see Cache).
 package gitsync
 
 import (
@@ -56,6 +58,9 @@ type Remote struct {
 	// gitlab.com and bitbucket.org publish are trusted for those hosts,
 	// and any other host fails with ErrKnownHosts.
 	KnownHosts string
+	// Cache, when not nil, keeps the branch's objects between calls, so
+	// that a call fetches only what changed since the last one.
+	Cache *Cache
 }
 
 // Signature is who made a commit, and when.

@@ -50,7 +50,7 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 		}
 	}
 
-	b, err := fetchBranch(ctx, ep, l)
+	b, err := fetchBranch(ctx, ep, l, r.Cache)
 	if err != nil {
 		return "", err
 	}
@@ -58,6 +58,10 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 	if b.head != nil {
 		head = b.head.Hash.String()
 	}
+	// What was fetched is kept whatever becomes of the push; the new
+	// commit instead once pushed.
+	kept := b.head
+	defer func() { r.Cache.keep(cacheKey(ep), b.repo.Storer, kept) }()
 	if head != parent {
 		return "", ep.fail(ctx, "push", ErrMoved, nil)
 	}
@@ -94,6 +98,7 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 		}
 		return "", ep.fail(ctx, "push", nil, err)
 	}
+	kept, _ = b.repo.CommitObject(commit)
 	return commit.String(), nil
 }
 

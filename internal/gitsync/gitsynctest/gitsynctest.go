@@ -22,6 +22,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -79,14 +80,34 @@ type Server struct {
 	root     string // GIT_PROJECT_ROOT
 	URL      string
 	Password string
+	// sent and received count the packfile traffic: the bodies of
+	// upload-pack's answers, and of receive-pack's requests.
+	sent, received atomic.Int64
 }
+
+// Sent is how many bytes the server has sent in answer to fetches (the
+// bodies of git-upload-pack's responses).
+func (s *Server) Sent() int64 { return s.sent.Load() }
+
+// Received is how many bytes the server has received in pushes (the bodies
+// of git-receive-pack's requests).
+func (s *Server) Received() int64 { return s.received.Load() }
 
 // NewServer starts a server with no repositories; the test's end stops it.
 func NewServer(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{t: t, git: Git(t), root: t.TempDir(), Password: "pw-" + strings.ReplaceAll(t.Name(), "/", "-")}
 	execPath := strings.TrimSpace(s.Run("", "--exec-path"))
-	srv := httptest.NewServer(Handler(execPath, s.root, User, s.Password, logWriter{t}))
+	h := Handler(execPath, s.root, User, s.Password, logWriter{t})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack"):
+			w = &countingWriter{ResponseWriter: w, n: &s.sent}
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack"):
+			r.Body = &countingReader{ReadCloser: r.Body, n: &s.received}
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	s.URL = srv.URL
 	return s
@@ -180,6 +201,28 @@ func (s *Server) Commit(name string, files map[string]string, message, author st
 func (s *Server) Head(name string) string {
 	s.t.Helper()
 	return strings.TrimSpace(s.Run(s.Dir(name), "rev-parse", "main"))
+}
+
+type countingWriter struct {
+	http.ResponseWriter
+	n *atomic.Int64
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	n, err := w.ResponseWriter.Write(p)
+	w.n.Add(int64(n))
+	return n, err
+}
+
+type countingReader struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	r.n.Add(int64(n))
+	return n, err
 }
 
 // logWriter sends http-backend's complaints to the test's log.

@@ -1,0 +1,185 @@
+package gitsync
+
+import (
+	"container/list"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+)
+
+// go-git does not ask for thin packs by default, but its parser resolves
+// a thin pack's deltas against the objects the storage holds, which are
+// what a fetch from a kept commit says it has. Git's upload-pack needs the
+// request: without it, a shallow fetch gets every object of the new head,
+// the ones the client said it has included. This is go-git's documented
+// switch; gitsync is the only user of go-git in the server.
+func init() {
+	transport.UnsupportedCapabilities = slices.DeleteFunc(slices.Clone(transport.UnsupportedCapabilities),
+		func(c capability.Capability) bool { return c == capability.ThinPack })
+}
+
+// Cache keeps, between calls, the objects of the commit each branch was
+// last seen at: its tree and files. A Fetch or Push of that branch then
+// tells the remote it has that commit, and the remote sends only the
+// objects it lacks, which for an edit of one page is that page's file and
+// the trees above it, whatever the repository's size. Git's objects are
+// named by their hashes, so what is kept is never stale: a branch that
+// moved elsewhere (a force push) costs what a call without a cache does.
+//
+// A branch is named by its URL, without credentials, and its ref. A call
+// still reaches the remote with its own credentials before it reads
+// anything kept, so a caller without access to a repository learns
+// nothing from another's entry. Entries are used by one call at a time:
+// a call takes its branch's entry out and puts the new one back.
+//
+// The objects kept are bounded by bytes (their sizes inflated), the least
+// recently used going first; a branch over half the bound is not kept.
+// A nil *Cache keeps nothing.
+type Cache struct {
+	mu      sync.Mutex
+	max     int64
+	used    int64
+	order   *list.List // of *cached, the most recently kept first
+	entries map[string]*list.Element
+}
+
+// cached is a branch's commit and the objects reachable from it.
+type cached struct {
+	key     string
+	head    plumbing.Hash
+	objects []plumbing.EncodedObject
+	size    int64
+}
+
+// NewCache returns a cache of at most maxBytes of objects; nil, which
+// keeps nothing, when maxBytes is not positive.
+func NewCache(maxBytes int64) *Cache {
+	if maxBytes <= 0 {
+		return nil
+	}
+	return &Cache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
+}
+
+func cacheKey(ep endpoint) string { return ep.url + "\x00" + ep.ref.String() }
+
+// take removes the entry of key and returns it; nil when there is none.
+func (c *Cache) take(key string) *cached {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[key]
+	if !ok {
+		return nil
+	}
+	e := c.remove(el)
+	return e
+}
+
+func (c *Cache) remove(el *list.Element) *cached {
+	e := c.order.Remove(el).(*cached)
+	delete(c.entries, e.key)
+	c.used -= e.size
+	return e
+}
+
+// keep makes head, and the objects of s reachable from it, key's entry.
+// An entry that cannot be read whole is not kept.
+func (c *Cache) keep(key string, s storer.EncodedObjectStorer, head *object.Commit) {
+	if c == nil || head == nil {
+		return
+	}
+	e, err := reachable(s, head, c.max/2)
+	if err != nil {
+		return
+	}
+	e.key = key
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.entries[key]; ok {
+		c.remove(el)
+	}
+	c.entries[key] = c.order.PushFront(e)
+	c.used += e.size
+	for c.used > c.max {
+		c.remove(c.order.Back())
+	}
+}
+
+// errTooLargeToKeep is a commit whose objects exceed what an entry may hold.
+var errTooLargeToKeep = errors.New("gitsync: too large to keep")
+
+// reachable collects head's commit and the trees and files of its tree, in
+// at most max bytes. Submodules are commits of other repositories, not
+// here; the same object met twice is kept once.
+func reachable(s storer.EncodedObjectStorer, head *object.Commit, max int64) (*cached, error) {
+	e := &cached{head: head.Hash}
+	seen := map[plumbing.Hash]bool{}
+	add := func(h plumbing.Hash) error {
+		if seen[h] {
+			return nil
+		}
+		seen[h] = true
+		o, err := s.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return err
+		}
+		e.objects = append(e.objects, o)
+		if e.size += o.Size(); e.size > max {
+			return errTooLargeToKeep
+		}
+		return nil
+	}
+	if err := add(head.Hash); err != nil {
+		return nil, err
+	}
+	if err := add(head.TreeHash); err != nil {
+		return nil, err
+	}
+	tree, err := head.Tree()
+	if err != nil {
+		return nil, err
+	}
+	walker := object.NewTreeWalker(tree, true, seen)
+	defer walker.Close()
+	for {
+		_, entry, err := walker.Next()
+		if errors.Is(err, io.EOF) {
+			return e, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the tree: %w", err)
+		}
+		if entry.Mode == filemode.Submodule {
+			continue
+		}
+		if err := add(entry.Hash); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// seed puts e's objects into s, with e's commit as the local branch ref and
+// as the shallow boundary: a fetch then says it has that commit (and not
+// its parents, which it lacks), and the remote leaves out what it holds.
+func (e *cached) seed(s *limitedStorage, ref plumbing.ReferenceName) error {
+	for _, o := range e.objects {
+		if _, err := s.Storage.SetEncodedObject(o); err != nil {
+			return err
+		}
+	}
+	if err := s.SetReference(plumbing.NewHashReference(ref, e.head)); err != nil {
+		return err
+	}
+	return s.SetShallow([]plumbing.Hash{e.head})
+}

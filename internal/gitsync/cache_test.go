@@ -1,0 +1,193 @@
+package gitsync
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// bulky returns n files of 4 kB that do not compress, so that what a
+// fetch sends follows what it has to.
+func bulky(n int) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		b := make([]byte, 2048)
+		_, _ = rand.Read(b)
+		files[fmt.Sprintf("pages/page-%03d.md", i)] = hex.EncodeToString(b)
+	}
+	return files
+}
+
+func text(files map[string][]byte) map[string]string {
+	out := map[string]string{}
+	for p, b := range files {
+		out[p] = string(b)
+	}
+	return out
+}
+
+func TestCachedFetchBringsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("big.git")
+	files := bulky(200)
+	s.commit("big.git", files, "Many pages", "A <a@example.com>", when)
+	cached := r
+	cached.Cache = NewCache(64 << 20)
+
+	before := s.Sent()
+	_, err := Fetch(local(t), cached, Limits{})
+	require.NoError(t, err)
+	whole := s.Sent() - before
+	assert.Greater(t, whole, int64(200*2048), "the first fetch brings every file")
+
+	// Nothing new: nothing comes.
+	before = s.Sent()
+	snap, err := Fetch(local(t), cached, Limits{})
+	require.NoError(t, err)
+	assert.Less(t, s.Sent()-before, int64(2048), "a fetch of an unchanged branch sends no pack")
+	assert.Equal(t, files, text(snap.Files))
+
+	// A file edited a little comes as a delta against the kept one (a
+	// thin pack), a new file whole.
+	edited := files["pages/page-010.md"] + "\nMore."
+	files["pages/page-010.md"] = edited
+	files["pages/page-042.md"] = "Changed."
+	files["pages/new.md"] = "New."
+	delete(files, "pages/page-007.md")
+	head := s.commit("big.git", map[string]string{"pages/page-010.md": edited, "pages/page-042.md": "Changed.",
+		"pages/new.md": "New.", "pages/page-007.md": "\x00deleted"}, "Edit", "A <a@example.com>", when)
+	before = s.Sent()
+	snap, err = Fetch(local(t), cached, Limits{})
+	require.NoError(t, err)
+	assert.Less(t, s.Sent()-before, int64(4096), "a change of three files sends about them (%d of %d bytes)", s.Sent()-before, whole)
+	assert.Equal(t, head, snap.Commit)
+	assert.Equal(t, files, text(snap.Files))
+
+	// The same as a fetch that keeps nothing.
+	plain, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, plain.Files, snap.Files)
+}
+
+// A file brought back to what an older commit held is a blob the kept
+// commit lacks: the remote must send it, since a shallow fetch does not
+// hold the kept commit's history.
+func TestCachedFetchOfAFileRevertedToAnOlderVersion(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("revert.git")
+	r.Cache = NewCache(1 << 20)
+	s.commit("revert.git", map[string]string{"a.md": "first", "b.md": "b"}, "One", "A <a@example.com>", when)
+	s.commit("revert.git", map[string]string{"a.md": "second"}, "Two", "A <a@example.com>", when)
+	_, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	s.commit("revert.git", map[string]string{"a.md": "first", "c.md": "second"}, "Three", "A <a@example.com>", when)
+	snap, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"a.md": "first", "b.md": "b", "c.md": "second"}, text(snap.Files))
+}
+
+func TestCachedPushSendsOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("push.git")
+	r.Cache = NewCache(64 << 20)
+	files := bulky(200)
+	first := map[string][]byte{}
+	for p, b := range files {
+		first[p] = []byte(b)
+	}
+	before := s.Received()
+	head, err := Push(local(t), r, "", "", first, "First", Signature{Name: "A", Email: "a@example.com", When: when}, Limits{})
+	require.NoError(t, err)
+	whole := s.Received() - before
+
+	// The pushed commit is kept: the next push fetches nothing and sends
+	// the changed file and the trees above it.
+	first["pages/page-042.md"] = []byte("Changed.")
+	sent, received := s.Sent(), s.Received()
+	head, err = Push(local(t), r, head, "", first, "Second", Signature{Name: "A", Email: "a@example.com", When: when}, Limits{})
+	require.NoError(t, err)
+	assert.Less(t, s.Sent()-sent, int64(2048), "nothing is fetched")
+	assert.Less(t, s.Received()-received, whole/20, "a change of one file sends about it (%d of %d bytes)", s.Received()-received, whole)
+	assert.Equal(t, head, s.head("push.git"))
+	s.run(s.dir("push.git"), "fsck", "--full", "--strict")
+	clone := s.clone("push.git")
+	got, err := os.ReadFile(clone + "/pages/page-042.md")
+	require.NoError(t, err)
+	assert.Equal(t, "Changed.", string(got))
+}
+
+// A repository made anew at the same URL holds none of what was kept: a
+// push onto it sends everything its commit needs.
+func TestCachedPushToARepositoryMadeAnew(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("anew.git")
+	r.Cache = NewCache(1 << 20)
+	sig := Signature{Name: "A", Email: "a@example.com", When: when}
+	files := map[string][]byte{"a.md": []byte("a"), "dir/b.md": []byte("b")}
+	_, err := Push(local(t), r, "", "", files, "First", sig, Limits{})
+	require.NoError(t, err)
+
+	// Empty, then with a commit that shares nothing with the first.
+	require.NoError(t, os.RemoveAll(s.dir("anew.git")))
+	s.bare("anew.git")
+	_, err = Push(local(t), r, "", "", files, "Again", sig, Limits{})
+	require.NoError(t, err)
+	s.run(s.dir("anew.git"), "fsck", "--full", "--strict")
+
+	require.NoError(t, os.RemoveAll(s.dir("anew.git")))
+	s.bare("anew.git")
+	other := s.commit("anew.git", map[string]string{"c.md": "c"}, "Other", "B <b@example.com>", when)
+	_, err = Push(local(t), r, other, "", files, "Onto the other", sig, Limits{})
+	require.NoError(t, err)
+	s.run(s.dir("anew.git"), "fsck", "--full", "--strict")
+	assert.Equal(t, "a", strings.TrimSpace(s.run(s.dir("anew.git"), "show", "main:a.md")))
+	assert.Equal(t, "b", strings.TrimSpace(s.run(s.dir("anew.git"), "show", "main:dir/b.md")))
+}
+
+func TestCacheBounds(t *testing.T) {
+	t.Parallel()
+	assert.Nil(t, NewCache(0), "a cache of no bytes keeps nothing")
+	s := newGitServer(t)
+	sig := Signature{Name: "A", Email: "a@example.com", When: when}
+	c := NewCache(10_000)
+	for _, name := range []string{"one.git", "two.git", "three.git"} {
+		r := s.bare(name)
+		r.Cache = c
+		_, err := Push(local(t), r, "", "", map[string][]byte{"a.md": []byte(strings.Repeat(name, 500))}, "One", sig, Limits{})
+		require.NoError(t, err)
+	}
+	// Each branch is 3.5 to 4.5 kB: two fit, and the oldest went first.
+	keys, used := c.contents()
+	assert.Len(t, keys, 2)
+	assert.LessOrEqual(t, used, int64(10_000))
+	assert.NotContains(t, strings.Join(keys, " "), "one.git")
+
+	// A branch over half the bound is not kept.
+	r := s.bare("large.git")
+	r.Cache = c
+	_, err := Push(local(t), r, "", "", map[string][]byte{"a.md": []byte(strings.Repeat("x", 6000))}, "One", sig, Limits{})
+	require.NoError(t, err)
+	keys, _ = c.contents()
+	assert.NotContains(t, strings.Join(keys, " "), "large.git")
+}
+
+// contents returns the keys kept and the bytes they hold.
+func (c *Cache) contents() ([]string, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var keys []string
+	for k := range c.entries {
+		keys = append(keys, k)
+	}
+	return keys, c.used
+}
