@@ -116,6 +116,7 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
 	assert.Equal(t, "IMPORT", op.Direction)
 	assert.Equal(t, g.srv.Head(g.name), *op.Commit)
+	assert.Equal(t, 1, op.CompletedTasks, "a commit that edits a page is read as that page's edit")
 	after := pageByPath(t, e, space, "guide/install")
 	assert.Equal(t, install["id"], after["id"])
 	assert.Contains(t, after["markdown"], "Run the installer twice.")
@@ -145,7 +146,9 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	e.Server.Resolver().GitSync().ReadBranches(t.Context())
 	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
 	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.Equal(t, 1, op.CompletedTasks)
 	assert.Contains(t, pageByPath(t, e, space, "reference/api")["markdown"], "Polled.")
+	assert.Equal(t, after["updatedAt"], pageByPath(t, e, space, "guide/install")["updatedAt"], "the other pages are as they were")
 
 	// Disconnected: an edit stays in Bindery, and push events are refused.
 	var d struct{ DisconnectGitSync struct{ Connected bool } }

@@ -454,6 +454,8 @@ func (w *GitSyncWorker) importSnapshot(ctx context.Context, j *gitJob, snap *git
 	t := targetOf(&spaceID, nil, nil)
 	t.importing, t.git = true, &revisionGit{oid: snap.Commit, message: snap.Message, ref: op.Ref}
 	var unchanged *ent.Revision
+	// The files read: all of them, or those a commit of page edits changed.
+	tasks := len(files)
 	_, _, err = r.editThen(ctx, t, importMessage(snap.Message),
 		func(ctx context.Context, t *editTarget, c *content.Content) error {
 			if syncedRev != "" && t.revision.ID != syncedRev && !op.Force {
@@ -463,6 +465,19 @@ func (w *GitSyncWorker) importSnapshot(ctx context.Context, j *gitJob, snap *git
 				unchanged = t.revision
 				return errGitUnchanged
 			}
+			if t.revision.ID == syncedRev && snap.Base != "" && snap.Base == syncedCommit {
+				// The fetch started from the synced commit: a commit that
+				// edits page files edits those pages alone.
+				changed := pathsUnder(snap.Changed, op.ProjectDirectory)
+				done, err := gitbook.ApplyEdits(files, underDirectory(snap.Before, op.ProjectDirectory), changed, c, r.clock())
+				if err != nil {
+					return err
+				}
+				if done {
+					tasks = len(changed)
+					return nil
+				}
+			}
 			res, err := gitbook.Import(files, c, id.New, r.clock())
 			if err != nil {
 				return apperr.Invalid("url", "The repository's content cannot be read: %v", err)
@@ -470,7 +485,7 @@ func (w *GitSyncWorker) importSnapshot(ctx context.Context, j *gitJob, snap *git
 			return r.replaceContent(ctx, c, res)
 		},
 		func(ctx context.Context, rev *ent.Revision) error {
-			return r.succeed(ctx, j, rev.ID, snap.Commit, len(files))
+			return r.succeed(ctx, j, rev.ID, snap.Commit, tasks)
 		})
 	if errors.Is(err, errGitUnchanged) {
 		_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
@@ -679,6 +694,21 @@ func underDirectory(files map[string][]byte, dir string) map[string][]byte {
 	return out
 }
 
+// pathsUnder returns the paths under dir, relative to it; all of them for
+// "".
+func pathsUnder(paths []string, dir string) []string {
+	if dir == "" {
+		return paths
+	}
+	var out []string
+	for _, p := range paths {
+		if rel, ok := strings.CutPrefix(p, dir+"/"); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
 // replaceContent makes c hold what an import read: its pages and its
 // files, in place of c's (the files kept by name keep their IDs, so the
 // pages' references to them hold).
@@ -745,10 +775,8 @@ func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, 
 	// What the branch holds beyond the space stays: the export replaces
 	// only the files an import would read.
 	replaced := map[string]bool{}
-	if old, err := gitbook.Import(current, nil, id.New, r.clock()); err == nil {
-		for _, p := range old.Sources {
-			replaced[p] = true
-		}
+	for _, p := range gitbook.Sources(current) {
+		replaced[p] = true
 	}
 	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, 0, 0); err != nil {
 		return gitOutcome{}, err

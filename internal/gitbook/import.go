@@ -35,37 +35,11 @@ var ErrNoPages = errors.New("the repository has no markdown page to import")
 // newID makes an ID of the given type prefix (id.Page, id.File): id.New
 // outside tests. now stamps new and changed pages.
 func Import(files map[string][]byte, prev *content.Content, newID func(prefix string) string, now time.Time) (*Result, error) {
-	im := &importer{files: map[string][]byte{}, newID: newID, now: now, listed: map[string]string{}, links: map[string][]pageLink{}, claimed: map[string]bool{}}
-	cfg, warnings := ReadConfig(files)
-	im.cfg = cfg
-	im.warn(warnings...)
-	for _, k := range sortedKeys(files) {
-		if !within(k) {
-			im.warn(fmt.Sprintf("%q is not a path inside the project directory, so it is skipped", k))
-			continue
-		}
-		p := k
-		if cfg.Root != "" {
-			rel, ok := strings.CutPrefix(k, cfg.Root+"/")
-			if !ok {
-				continue
-			}
-			p = rel
-		}
-		im.files[p] = files[k]
-	}
+	im := newImporter(files, newID, now)
+	cfg := im.cfg
 	im.indexPrev(prev)
 	im.readAssets(prev)
-	var entries []*entry
-	if src, ok := im.files[cfg.Summary]; ok {
-		im.summaryDir = dirOf(cfg.Summary)
-		entries, warnings = parseSummary(normalize(src))
-		for _, w := range warnings {
-			im.warn(cfg.Summary + ": " + w)
-		}
-	} else {
-		entries = im.inferTree()
-	}
+	entries := im.entries()
 	im.owners = im.pickOwners(entries)
 	im.res.Pages = im.build(entries, "", im.prevTop, true)
 	im.adoptMoved()
@@ -89,6 +63,39 @@ func Import(files map[string][]byte, prev *content.Content, newID func(prefix st
 	return &im.res, nil
 }
 
+// newImporter reads the configuration of files, and keeps those under its
+// root by their paths relative to it.
+func newImporter(files map[string][]byte, newID func(prefix string) string, now time.Time) *importer {
+	im := &importer{files: map[string][]byte{}, newID: newID, now: now, listed: map[string]string{}, links: map[string][]pageLink{}, claimed: map[string]bool{}}
+	cfg, warnings := ReadConfig(files)
+	im.cfg = cfg
+	im.warn(warnings...)
+	for _, k := range sortedKeys(files) {
+		p, ok := im.rooted(k)
+		if !ok {
+			if !within(k) {
+				im.warn(fmt.Sprintf("%q is not a path inside the project directory, so it is skipped", k))
+			}
+			continue
+		}
+		im.files[p] = files[k]
+	}
+	return im
+}
+
+// rooted is the path of a project directory's file k relative to the root;
+// false for a file outside the root, or a path that is not inside the
+// project directory.
+func (im *importer) rooted(k string) (string, bool) {
+	if !within(k) {
+		return "", false
+	}
+	if im.cfg.Root == "" {
+		return k, true
+	}
+	return strings.CutPrefix(k, im.cfg.Root+"/")
+}
+
 // sources lists the files the import read as the space's (Result.Sources).
 func (im *importer) sources() []string {
 	rooted := func(p string) string {
@@ -104,11 +111,44 @@ func (im *importer) sources() []string {
 	for file := range im.owners {
 		out = append(out, rooted(file))
 	}
-	for _, a := range im.res.Files {
-		out = append(out, rooted(assetDir+a.File.Name))
+	// The files readAssets takes.
+	for p := range im.files {
+		if name, ok := strings.CutPrefix(p, assetDir); ok && !strings.Contains(name, "/") {
+			out = append(out, rooted(p))
+		}
 	}
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+// Sources is what Import of files would give as Result.Sources, without
+// reading the pages: the table of contents, the files its entries (or,
+// without one, the folders) make pages of, and the files of
+// .gitbook/assets; nil when there is no entry, as Import then finds no
+// page and fails.
+func Sources(files map[string][]byte) []string {
+	im := newImporter(files, nil, time.Time{})
+	entries := im.entries()
+	if len(entries) == 0 {
+		return nil
+	}
+	im.owners = im.pickOwners(entries)
+	return im.sources()
+}
+
+// entries is the table of contents: SUMMARY.md's, else the one the
+// folders make (inferTree).
+func (im *importer) entries() []*entry {
+	src, ok := im.files[im.cfg.Summary]
+	if !ok {
+		return im.inferTree()
+	}
+	im.summaryDir = dirOf(im.cfg.Summary)
+	entries, warnings := parseSummary(normalize(src))
+	for _, w := range warnings {
+		im.warn(im.cfg.Summary + ": " + w)
+	}
+	return entries
 }
 
 // importer holds the state of one import. Paths are relative to the root.
@@ -260,7 +300,12 @@ func (im *importer) attach(out []*content.Node, n *content.Node, slug, file, ent
 
 // readPageFile fills a document page from its file.
 func (im *importer) readPageFile(p *content.Page, file, linkText string) {
-	pf, warnings := readPage(string(im.files[file]))
+	im.readPageData(p, file, im.files[file], linkText)
+}
+
+// readPageData fills a document page from data, the content of file.
+func (im *importer) readPageData(p *content.Page, file string, data []byte, linkText string) {
+	pf, warnings := readPage(string(data))
 	for _, w := range warnings {
 		im.warn(file + ": " + w)
 	}

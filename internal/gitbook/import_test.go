@@ -176,3 +176,26 @@ func TestImportKeepsMovedPages(t *testing.T) {
 	require.NotEqual(t, configure, idOf(again.Pages, "configure-a"), "look-alike copies")
 	require.NotEqual(t, configure, idOf(again.Pages, "configure-b"))
 }
+
+// TestSourcesIsImports checks that Sources, which reads no page, names the
+// files Import reads as the space's.
+func TestSourcesIsImports(t *testing.T) {
+	rooted := map[string][]byte{".gitbook.yaml": []byte("root: ./docs/\n"), "docs/README.md": []byte("# Home\n"),
+		"docs/guide/README.md": []byte("# Guide\n"), "docs/guide/a.md": []byte("# A\n"),
+		"docs/.gitbook/assets/x.png": []byte("png"), "docs/.gitbook/assets/deep/y.png": []byte("png"),
+		"CHANGELOG.md": []byte("# Changes\n"), "main.go": []byte("package main\n")}
+	for name, files := range map[string]map[string][]byte{
+		"repo":                  readDir(t, "testdata/repo"),
+		"golden":                readDir(t, "testdata/golden"),
+		"a root, no SUMMARY.md": rooted,
+	} {
+		res, err := Import(files, nil, ids(), testNow)
+		require.NoError(t, err)
+		require.NotEmpty(t, res.Sources)
+		require.Equal(t, res.Sources, Sources(files), name)
+	}
+	none := map[string][]byte{"main.go": []byte("package main\n"), ".gitbook/assets/x.png": []byte("png")}
+	_, err := Import(none, nil, ids(), testNow)
+	require.ErrorIs(t, err, ErrNoPages)
+	require.Nil(t, Sources(none), "no page, so nothing is the space's")
+}

@@ -43,5 +43,7 @@ func escapeHeading(s string) string {
 
 // escapeLinkText is a title as the text of a SUMMARY.md link.
 func escapeLinkText(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(oneLine(s))
+	return linkTextEscaper.Replace(oneLine(s))
 }
+
+var linkTextEscaper = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)

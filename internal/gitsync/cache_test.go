@@ -42,20 +42,26 @@ func TestCachedFetchBringsOnlyWhatChanged(t *testing.T) {
 	cached.Cache = NewCache(64 << 20)
 
 	before := s.Sent()
-	_, err := Fetch(local(t), cached, Limits{})
+	snap, err := Fetch(local(t), cached, Limits{})
 	require.NoError(t, err)
 	whole := s.Sent() - before
+	first := snap.Commit
+	assert.Empty(t, snap.Base, "nothing was kept")
 	assert.Greater(t, whole, int64(200*2048), "the first fetch brings every file")
 
 	// Nothing new: nothing comes.
 	before = s.Sent()
-	snap, err := Fetch(local(t), cached, Limits{})
+	snap, err = Fetch(local(t), cached, Limits{})
 	require.NoError(t, err)
 	assert.Less(t, s.Sent()-before, int64(2048), "a fetch of an unchanged branch sends no pack")
 	assert.Equal(t, files, text(snap.Files))
+	assert.Equal(t, first, snap.Base)
+	assert.Empty(t, snap.Changed)
 
 	// A file edited a little comes as a delta against the kept one (a
 	// thin pack), a new file whole.
+	was := map[string]string{"pages/page-007.md": files["pages/page-007.md"], "pages/page-010.md": files["pages/page-010.md"],
+		"pages/page-042.md": files["pages/page-042.md"]}
 	edited := files["pages/page-010.md"] + "\nMore."
 	files["pages/page-010.md"] = edited
 	files["pages/page-042.md"] = "Changed."
@@ -69,6 +75,9 @@ func TestCachedFetchBringsOnlyWhatChanged(t *testing.T) {
 	assert.Less(t, s.Sent()-before, int64(4096), "a change of three files sends about them (%d of %d bytes)", s.Sent()-before, whole)
 	assert.Equal(t, head, snap.Commit)
 	assert.Equal(t, files, text(snap.Files))
+	assert.Equal(t, first, snap.Base)
+	assert.Equal(t, []string{"pages/new.md", "pages/page-007.md", "pages/page-010.md", "pages/page-042.md"}, snap.Changed)
+	assert.Equal(t, was, text(snap.Before))
 
 	// The same as a fetch that keeps nothing.
 	plain, err := Fetch(local(t), r, Limits{})

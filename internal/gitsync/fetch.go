@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
@@ -12,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
 
@@ -35,13 +37,63 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 	if err != nil {
 		return nil, ep.fail(ctx, "fetch", nil, err)
 	}
-	r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head)
-	return &Snapshot{
+	snap := &Snapshot{
 		Commit:  b.head.Hash.String(),
 		Message: strings.TrimSuffix(b.head.Message, "\n"),
 		Author:  Signature{Name: b.head.Author.Name, Email: b.head.Author.Email, When: b.head.Author.When},
 		Files:   files,
-	}, nil
+	}
+	if b.base != nil {
+		if snap.Changed, snap.Before, err = changes(ctx, b.repo.Storer, b.base, b.head); err != nil {
+			return nil, ep.fail(ctx, "fetch", nil, err)
+		}
+		snap.Base = b.base.Hash.String()
+	}
+	r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head)
+	return snap, nil
+}
+
+// changes lists the paths whose entries differ between the trees of base
+// and head, and reads base's regular files at them. Only the subtrees that
+// differ are read.
+func changes(ctx context.Context, s storer.EncodedObjectStorer, base, head *object.Commit) ([]string, map[string][]byte, error) {
+	before := map[string][]byte{}
+	if base.TreeHash == head.TreeHash {
+		return nil, before, nil
+	}
+	from, err := base.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the tree: %w", err)
+	}
+	to, err := head.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the tree: %w", err)
+	}
+	diff, err := object.DiffTreeWithOptions(ctx, from, to, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("comparing the trees: %w", err)
+	}
+	var paths []string
+	for _, c := range diff {
+		for _, name := range []string{c.From.Name, c.To.Name} {
+			if name != "" {
+				paths = append(paths, name)
+			}
+		}
+		if c.From.Name == "" || !regular(c.From.TreeEntry.Mode) {
+			continue
+		}
+		if err := checkPath(c.From.Name); err != nil {
+			return nil, nil, err
+		}
+		data, err := readBlob(s, c.From.TreeEntry.Hash)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading %s: %w", c.From.Name, err)
+		}
+		before[c.From.Name] = data
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths), before, nil
 }
 
 // branch is a branch fetched at depth 1 into memory.
@@ -49,6 +101,9 @@ type branch struct {
 	repo   *git.Repository
 	remote *git.Remote
 	head   *object.Commit // nil when the branch or the repository is empty
+	// base is the kept commit the fetch started from, when the branch is
+	// still there; nil otherwise.
+	base *object.Commit
 }
 
 // fetchBranch fetches the branch's head at depth 1, starting from what
@@ -84,6 +139,11 @@ func fetchBranch(ctx context.Context, ep endpoint, l Limits, cache *Cache) (*bra
 	}
 	if b.head, err = b.repo.CommitObject(ref.Hash()); err != nil {
 		return nil, ep.fail(ctx, "fetch", nil, fmt.Errorf("reading the head commit: %w", err))
+	}
+	if kept != nil {
+		if b.base, err = b.repo.CommitObject(kept.head); err != nil {
+			return nil, fmt.Errorf("gitsync: reading the kept commit: %w", err)
+		}
 	}
 	// The head is all the remote surely holds: a push must not count on
 	// the commit that was kept, which a force push may have dropped.
@@ -142,9 +202,7 @@ func readFiles(repo *git.Repository, c *object.Commit, l Limits) (map[string][]b
 		if err != nil {
 			return nil, fmt.Errorf("reading the tree: %w", err)
 		}
-		switch entry.Mode {
-		case filemode.Regular, filemode.Executable, filemode.Deprecated:
-		default:
+		if !regular(entry.Mode) {
 			continue
 		}
 		if err := checkPath(name); err != nil {
@@ -162,20 +220,31 @@ func readFiles(repo *git.Repository, c *object.Commit, l Limits) (map[string][]b
 	}
 	files := make(map[string][]byte, len(found))
 	for _, f := range found {
-		blob, err := repo.BlobObject(f.hash)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", f.path, err)
-		}
-		rd, err := blob.Reader()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", f.path, err)
-		}
-		data, err := io.ReadAll(rd)
-		rd.Close()
+		data, err := readBlob(repo.Storer, f.hash)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", f.path, err)
 		}
 		files[f.path] = data
 	}
 	return files, nil
+}
+
+// regular reports whether a tree entry of mode m is a file (not a link, a
+// submodule or a directory).
+func regular(m filemode.FileMode) bool {
+	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated
+}
+
+// readBlob reads the file hash names.
+func readBlob(s storer.EncodedObjectStorer, hash plumbing.Hash) ([]byte, error) {
+	blob, err := object.GetBlob(s, hash)
+	if err != nil {
+		return nil, err
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	return io.ReadAll(rd)
 }

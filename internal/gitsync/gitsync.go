@@ -101,6 +101,14 @@ type Snapshot struct {
 	// with '/'. Symbolic links and submodules are left out: neither is a
 	// page, and a link could point outside the repository.
 	Files map[string][]byte
+	// Base is the commit a Cache kept of the branch, which the fetch
+	// started from; "" when none was kept. Changed then lists the paths
+	// whose entries differ between Base's tree and the head's (files
+	// added, changed or removed, links and submodules too), sorted, and
+	// Before holds the regular files Base had at those paths.
+	Base    string
+	Changed []string
+	Before  map[string][]byte
 }
 
 // Errors a caller tells apart. The errors returned wrap one of them (when

@@ -1,6 +1,7 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -153,6 +154,9 @@ func (n *node) add(p string, e object.TreeEntry) error {
 func newTree(s storer.EncodedObjectStorer, head *object.Commit, dir string, files map[string][]byte, l Limits) (plumbing.Hash, error) {
 	root := newNode()
 	count, total := len(files), int64(0)
+	// The files under dir the head has, to keep the blob of a file that
+	// did not change rather than hash it again.
+	had := map[string]plumbing.Hash{}
 	if head != nil {
 		tree, err := head.Tree()
 		if err != nil {
@@ -169,6 +173,9 @@ func newTree(s storer.EncodedObjectStorer, head *object.Commit, dir string, file
 			}
 			if err != nil {
 				return plumbing.ZeroHash, fmt.Errorf("reading the tree: %w", err)
+			}
+			if entry.Mode == filemode.Regular && under(name, dir) {
+				had[name] = entry.Hash
 			}
 			if entry.Mode == filemode.Dir || under(name, dir) {
 				continue
@@ -189,6 +196,16 @@ func newTree(s storer.EncodedObjectStorer, head *object.Commit, dir string, file
 		return plumbing.ZeroHash, fmt.Errorf("%w: the tree would have %d files and %d bytes", ErrTooLarge, count, total)
 	}
 	for p, data := range files {
+		full := p
+		if dir != "" {
+			full = dir + "/" + p
+		}
+		if h, ok := had[full]; ok && sameBlob(s, h, data) {
+			if err := root.add(full, object.TreeEntry{Mode: filemode.Regular, Hash: h}); err != nil {
+				return plumbing.ZeroHash, err
+			}
+			continue
+		}
 		blob := s.NewEncodedObject()
 		blob.SetType(plumbing.BlobObject)
 		w, err := blob.Writer()
@@ -205,15 +222,30 @@ func newTree(s storer.EncodedObjectStorer, head *object.Commit, dir string, file
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("storing %s: %w", p, err)
 		}
-		full := p
-		if dir != "" {
-			full = dir + "/" + p
-		}
 		if err := root.add(full, object.TreeEntry{Mode: filemode.Regular, Hash: hash}); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
 	return writeTree(s, root)
+}
+
+// sameBlob reports whether the blob hash names holds data. Comparing is
+// cheaper than hashing data, and most files of an export are unchanged.
+func sameBlob(s storer.EncodedObjectStorer, hash plumbing.Hash, data []byte) bool {
+	if size, err := s.EncodedObjectSize(hash); err != nil || size != int64(len(data)) {
+		return false
+	}
+	blob, err := object.GetBlob(s, hash)
+	if err != nil {
+		return false
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return false
+	}
+	defer rd.Close()
+	held, err := io.ReadAll(rd)
+	return err == nil && bytes.Equal(held, data)
 }
 
 // writeTree stores n and the directories below it.
