@@ -200,3 +200,24 @@ func (c *Cache) contents() ([]string, int64) {
 	}
 	return keys, c.used
 }
+
+// TestChangedPaths checks what a fetch from a kept commit says changed:
+// files added, removed and edited at any depth, whole folders, and a file
+// that became a folder.
+func TestChangedPaths(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("paths.git")
+	r.Cache = NewCache(1 << 20)
+	s.commit("paths.git", map[string]string{"a.md": "a", "keep/k.md": "k", "gone/x.md": "x", "gone/deep/y.md": "y",
+		"deep/er/z.md": "z", "file": "f"}, "One", "A <a@example.com>", when)
+	first, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	s.commit("paths.git", map[string]string{"gone/x.md": "\x00deleted", "gone/deep/y.md": "\x00deleted",
+		"deep/er/z.md": "z2", "new/n.md": "n", "file": "\x00deleted", "file/inside.md": "i"}, "Two", "A <a@example.com>", when)
+	snap, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, first.Commit, snap.Base)
+	assert.Equal(t, []string{"deep/er/z.md", "file", "file/inside.md", "gone/deep/y.md", "gone/x.md", "new/n.md"}, snap.Changed)
+	assert.Equal(t, map[string]string{"deep/er/z.md": "z", "file": "f", "gone/deep/y.md": "y", "gone/x.md": "x"}, text(snap.Before))
+}

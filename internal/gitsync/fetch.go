@@ -44,7 +44,7 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 		Files:   files,
 	}
 	if b.base != nil {
-		if snap.Changed, snap.Before, err = changes(ctx, b.repo.Storer, b.base, b.head); err != nil {
+		if snap.Changed, snap.Before, err = changes(b.repo.Storer, b.base, b.head); err != nil {
 			return nil, ep.fail(ctx, "fetch", nil, err)
 		}
 		snap.Base = b.base.Hash.String()
@@ -54,46 +54,112 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 }
 
 // changes lists the paths whose entries differ between the trees of base
-// and head, and reads base's regular files at them. Only the subtrees that
-// differ are read.
-func changes(ctx context.Context, s storer.EncodedObjectStorer, base, head *object.Commit) ([]string, map[string][]byte, error) {
-	before := map[string][]byte{}
-	if base.TreeHash == head.TreeHash {
-		return nil, before, nil
+// and head, and reads base's regular files at them. Only the trees that
+// differ are read: the work follows the change, not the repository.
+func changes(s storer.EncodedObjectStorer, base, head *object.Commit) ([]string, map[string][]byte, error) {
+	d := &differ{s: s, before: map[string][]byte{}}
+	if err := d.trees("", base.TreeHash, head.TreeHash); err != nil {
+		return nil, nil, err
 	}
-	from, err := base.Tree()
+	slices.Sort(d.paths)
+	return slices.Compact(d.paths), d.before, nil
+}
+
+// differ compares two trees (changes).
+type differ struct {
+	s      storer.EncodedObjectStorer
+	paths  []string
+	before map[string][]byte
+}
+
+// trees compares the trees from and to (ZeroHash for none) at dir.
+func (d *differ) trees(dir string, from, to plumbing.Hash) error {
+	if from == to {
+		return nil
+	}
+	a, err := d.entries(from)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the tree: %w", err)
+		return err
 	}
-	to, err := head.Tree()
+	b, err := d.entries(to)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the tree: %w", err)
+		return err
 	}
-	diff, err := object.DiffTreeWithOptions(ctx, from, to, nil)
-	if err != nil {
-		return nil, nil, fmt.Errorf("comparing the trees: %w", err)
-	}
-	var paths []string
-	for _, c := range diff {
-		for _, name := range []string{c.From.Name, c.To.Name} {
-			if name != "" {
-				paths = append(paths, name)
-			}
-		}
-		if c.From.Name == "" || !regular(c.From.TreeEntry.Mode) {
+	for name, ea := range a {
+		eb, ok := b[name]
+		if ok && ea.Mode == eb.Mode && ea.Hash == eb.Hash {
 			continue
 		}
-		if err := checkPath(c.From.Name); err != nil {
-			return nil, nil, err
+		if !ok {
+			eb = object.TreeEntry{}
 		}
-		data, err := readBlob(s, c.From.TreeEntry.Hash)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading %s: %w", c.From.Name, err)
+		if err := d.entry(join(dir, name), ea, eb); err != nil {
+			return err
 		}
-		before[c.From.Name] = data
 	}
-	slices.Sort(paths)
-	return slices.Compact(paths), before, nil
+	for name, eb := range b {
+		if _, ok := a[name]; !ok {
+			if err := d.entry(join(dir, name), object.TreeEntry{}, eb); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// entry records what differs between two entries at p (a zero entry for
+// none): a directory is compared below, a file is a path changed.
+func (d *differ) entry(p string, a, b object.TreeEntry) error {
+	var from, to plumbing.Hash
+	if a.Mode == filemode.Dir {
+		from = a.Hash
+	}
+	if b.Mode == filemode.Dir {
+		to = b.Hash
+	}
+	if !from.IsZero() || !to.IsZero() {
+		if err := d.trees(p, from, to); err != nil {
+			return err
+		}
+	}
+	if a.Mode != filemode.Dir && a.Mode != filemode.Empty || b.Mode != filemode.Dir && b.Mode != filemode.Empty {
+		d.paths = append(d.paths, p)
+	}
+	if !regular(a.Mode) {
+		return nil
+	}
+	if err := checkPath(p); err != nil {
+		return err
+	}
+	data, err := readBlob(d.s, a.Hash)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", p, err)
+	}
+	d.before[p] = data
+	return nil
+}
+
+// entries are the entries of the tree h by name; none for ZeroHash.
+func (d *differ) entries(h plumbing.Hash) (map[string]object.TreeEntry, error) {
+	out := map[string]object.TreeEntry{}
+	if h.IsZero() {
+		return out, nil
+	}
+	t, err := object.GetTree(d.s, h)
+	if err != nil {
+		return nil, fmt.Errorf("reading the tree: %w", err)
+	}
+	for _, e := range t.Entries {
+		out[e.Name] = e
+	}
+	return out, nil
+}
+
+func join(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }
 
 // branch is a branch fetched at depth 1 into memory.
