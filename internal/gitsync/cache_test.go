@@ -213,8 +213,10 @@ func TestChangedPaths(t *testing.T) {
 		"deep/er/z.md": "z", "file": "f"}, "One", "A <a@example.com>", when)
 	first, err := Fetch(local(t), r, Limits{})
 	require.NoError(t, err)
+	// Two commits: the file goes before the folder can take its name.
 	s.commit("paths.git", map[string]string{"gone/x.md": "\x00deleted", "gone/deep/y.md": "\x00deleted",
-		"deep/er/z.md": "z2", "new/n.md": "n", "file": "\x00deleted", "file/inside.md": "i"}, "Two", "A <a@example.com>", when)
+		"deep/er/z.md": "z2", "new/n.md": "n", "file": "\x00deleted"}, "Two", "A <a@example.com>", when)
+	s.commit("paths.git", map[string]string{"file/inside.md": "i"}, "Three", "A <a@example.com>", when)
 	snap, err := Fetch(local(t), r, Limits{})
 	require.NoError(t, err)
 	assert.Equal(t, first.Commit, snap.Base)

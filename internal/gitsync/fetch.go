@@ -301,16 +301,20 @@ func regular(m filemode.FileMode) bool {
 	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated
 }
 
-// readBlob reads the file hash names.
+// readBlob reads the file hash names, into a slice of its size.
 func readBlob(s storer.EncodedObjectStorer, hash plumbing.Hash) ([]byte, error) {
-	blob, err := object.GetBlob(s, hash)
+	o, err := s.EncodedObject(plumbing.BlobObject, hash)
 	if err != nil {
 		return nil, err
 	}
-	rd, err := blob.Reader()
+	rd, err := o.Reader()
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	data := make([]byte, o.Size())
+	if _, err := io.ReadFull(rd, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }

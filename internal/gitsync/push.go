@@ -235,16 +235,7 @@ func sameBlob(s storer.EncodedObjectStorer, hash plumbing.Hash, data []byte) boo
 	if size, err := s.EncodedObjectSize(hash); err != nil || size != int64(len(data)) {
 		return false
 	}
-	blob, err := object.GetBlob(s, hash)
-	if err != nil {
-		return false
-	}
-	rd, err := blob.Reader()
-	if err != nil {
-		return false
-	}
-	defer rd.Close()
-	held, err := io.ReadAll(rd)
+	held, err := readBlob(s, hash)
 	return err == nil && bytes.Equal(held, data)
 }
 
