@@ -1,6 +1,7 @@
 package gitbook
 
 import (
+	"path"
 	"strings"
 	"time"
 
@@ -35,6 +36,10 @@ func ApplyEdits(files, before map[string][]byte, changed []string, c *content.Co
 	im := newImporter(files, nil, now)
 	if _, ok := im.files[im.cfg.Summary]; !ok {
 		return false, nil
+	}
+	im.onlyNames = map[string]bool{}
+	for _, k := range changed {
+		im.onlyNames[path.Base(k)] = true
 	}
 	owners := im.pickOwners(im.entries())
 

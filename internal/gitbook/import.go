@@ -70,15 +70,20 @@ func newImporter(files map[string][]byte, newID func(prefix string) string, now 
 	cfg, warnings := ReadConfig(files)
 	im.cfg = cfg
 	im.warn(warnings...)
-	for _, k := range sortedKeys(files) {
+	var outside []string
+	for k, data := range files {
 		p, ok := im.rooted(k)
 		if !ok {
 			if !within(k) {
-				im.warn(fmt.Sprintf("%q is not a path inside the project directory, so it is skipped", k))
+				outside = append(outside, k)
 			}
 			continue
 		}
-		im.files[p] = files[k]
+		im.files[p] = data
+	}
+	sort.Strings(outside)
+	for _, k := range outside {
+		im.warn(fmt.Sprintf("%q is not a path inside the project directory, so it is skipped", k))
 	}
 	return im
 }
@@ -174,6 +179,9 @@ type importer struct {
 	prev  *content.Content
 	fresh []freshPage
 	res   Result
+	// onlyNames, when set, are the names of the files pickOwners looks
+	// for: ApplyEdits wants the owners of the files changed alone.
+	onlyNames map[string]bool
 }
 
 func (im *importer) warn(w ...string) { im.res.Warnings = append(im.res.Warnings, w...) }
@@ -250,7 +258,7 @@ func (im *importer) pickOwners(entries []*entry) map[string]*entry {
 	var walk func(entries []*entry)
 	walk = func(entries []*entry) {
 		for _, e := range entries {
-			if !e.group && e.folder == "" && !isURL(e.target) {
+			if !e.group && e.folder == "" && !isURL(e.target) && im.mayName(e.target) {
 				if file, ok := im.resolve(e.target); ok {
 					isPlain := !strings.HasPrefix(e.target, "./")
 					if owners[file] == nil || isPlain && !plain[file] {
@@ -263,6 +271,24 @@ func (im *importer) pickOwners(entries []*entry) map[string]*entry {
 	}
 	walk(entries)
 	return owners
+}
+
+// mayName reports whether target may resolve to one of the files whose
+// owners are wanted: any file unless onlyNames is set. A target resolves
+// to a file whose name it holds as written, or percent-encoded.
+func (im *importer) mayName(target string) bool {
+	if im.onlyNames == nil {
+		return true
+	}
+	if strings.Contains(target, "%") {
+		return true
+	}
+	for name := range im.onlyNames {
+		if strings.Contains(target, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // where names an entry for a warning.
