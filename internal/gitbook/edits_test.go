@@ -2,6 +2,7 @@ package gitbook
 
 import (
 	"maps"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -72,12 +73,18 @@ func TestApplyEditsIsImport(t *testing.T) {
 			return "---\ndescription: Said anew\nicon: book\n---\n\n" + s
 		},
 	}
+	// The test repository again, under the root .gitbook.yaml names,
+	// beside a file of code.
+	rooted := map[string][]byte{".gitbook.yaml": []byte("root: ./docs/\n"), "main.go": []byte("package main\n")}
+	for p, b := range readDir(t, "testdata/repo") {
+		rooted["docs/"+p] = b
+	}
 	read := 0
-	for _, dir := range []string{"testdata/repo", "testdata/golden"} {
-		files := readDir(t, dir)
+	for dir, files := range map[string]map[string][]byte{"testdata/repo": readDir(t, "testdata/repo"),
+		"testdata/golden": readDir(t, "testdata/golden"), "rooted": rooted} {
 		c0 := imported(t, files, nil, testNow)
 		for file := range files {
-			if !strings.HasSuffix(file, ".md") || file == "SUMMARY.md" {
+			if !strings.HasSuffix(file, ".md") || path.Base(file) == "SUMMARY.md" {
 				continue
 			}
 			for name, edit := range edits {
@@ -96,9 +103,9 @@ func TestApplyEditsIsImport(t *testing.T) {
 			}
 		}
 	}
-	// 10 page files, 5 edits each: all but the first pages' changed titles
+	// 17 page files, 5 edits each: all but the first pages' changed titles
 	// (which can make their slugs), and a heading where there is none.
-	assert.Equal(t, 47, read, "edits read without importing the whole")
+	assert.Equal(t, 80, read, "edits read without importing the whole")
 }
 
 // TestApplyEditsOfPageFiles checks which commits ApplyEdits reads, and that
@@ -145,6 +152,19 @@ func TestApplyEditsOfPageFiles(t *testing.T) {
 		_, ok := edited(t, files, with(changes), c0, later)
 		assert.False(t, ok, name)
 	}
+
+	// Beside the root: not the space's, so it changes nothing.
+	rooted := map[string][]byte{".gitbook.yaml": []byte("root: ./docs/\n"), "main.go": []byte("package main\n")}
+	for p, b := range files {
+		rooted["docs/"+p] = b
+	}
+	c2 := imported(t, rooted, nil, testNow)
+	after = maps.Clone(rooted)
+	after["main.go"] = []byte("package main // changed\n")
+	after["docs/faq.md"] = []byte("# FAQ\n\nRooted.\n")
+	got, ok = edited(t, rooted, after, c2, later)
+	require.True(t, ok)
+	assert.Equal(t, imported(t, after, c2, later).Pages, got.Pages)
 
 	// Two pages alike: which one a file is cannot be told from content.
 	twins := maps.Clone(files)
