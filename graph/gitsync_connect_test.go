@@ -104,6 +104,7 @@ func TestGitSyncConnectedFollowsBothWays(t *testing.T) {
 	op := ops[0]
 	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
 	assert.Equal(t, "EXPORT", op.Direction)
+	assert.Equal(t, 1, op.CompletedTasks, "an edit of a page is pushed as an edit of its file")
 	assert.Contains(t, g.show(t, "guide/install.md"), "Run the installer, then sign in.")
 	assert.Equal(t, e.Owner.DisplayName+"\n", g.srv.Run(g.srv.Dir(g.name), "log", "-1", "--format=%an", "main"))
 

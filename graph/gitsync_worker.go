@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"path"
 	"strings"
 	"time"
 
@@ -530,9 +531,9 @@ func fetchBranch(ctx context.Context, rm gitremote.Remote) (*gitremote.Snapshot,
 // merges it (branchAsChangeRequest).
 func (w *GitSyncWorker) runSync(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote) (gitOutcome, error) {
 	r, op := w.r, j.op
-	snap, err := fetchBranch(ctx, rm)
+	head, err := gitremote.Head(ctx, rm)
 	if err != nil {
-		return gitOutcome{}, err
+		return gitOutcome{}, remote(err)
 	}
 	syncedRev, syncedCommit, err := r.syncedPair(ctx, op)
 	if err != nil {
@@ -542,23 +543,28 @@ func (w *GitSyncWorker) runSync(ctx context.Context, j *gitJob, u *ent.User, rm 
 	if err != nil {
 		return gitOutcome{}, err
 	}
-	head := ""
-	if snap != nil {
-		head = snap.Commit
-	}
 	if syncedRev == "" {
 		return gitOutcome{failure: "The space and the branch have not been synced yet: connect the space again to choose the side to start from"}, nil
 	}
 	// A branch deleted since is made again by the export.
 	branchMoved := head != "" && head != syncedCommit
 	spaceMoved := deref(s.RevisionID) != syncedRev
-	switch {
-	case branchMoved && spaceMoved:
-		return w.branchAsChangeRequest(ctx, j, u, snap, syncedRev)
-	case branchMoved:
-		return w.importSnapshot(ctx, j, snap)
-	case spaceMoved || head == "":
-		return w.exportOnto(ctx, j, u, rm, s, snap)
+	if branchMoved {
+		snap, err := fetchBranch(ctx, rm)
+		switch {
+		case err != nil:
+			return gitOutcome{}, err
+		case snap == nil:
+			// Deleted since: the export below makes it again.
+			head, spaceMoved = "", true
+		case spaceMoved:
+			return w.branchAsChangeRequest(ctx, j, u, snap, syncedRev)
+		default:
+			return w.importSnapshot(ctx, j, snap)
+		}
+	}
+	if spaceMoved || head == "" {
+		return w.exportOnto(ctx, j, u, rm, s, head, syncedRev)
 	}
 	_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, r.succeed(ctx, j, syncedRev, head, 0)
@@ -739,33 +745,54 @@ func (w *GitSyncWorker) runExport(ctx context.Context, j *gitJob, u *ent.User, r
 	if err != nil {
 		return gitOutcome{}, err
 	}
-	snap, err := fetchBranch(ctx, rm)
+	head, err := gitremote.Head(ctx, rm)
+	if err != nil {
+		return gitOutcome{}, remote(err)
+	}
+	syncedRev, syncedCommit, err := r.syncedPair(ctx, op)
 	if err != nil {
 		return gitOutcome{}, err
 	}
-	_, syncedCommit, err := r.syncedPair(ctx, op)
-	if err != nil {
-		return gitOutcome{}, err
-	}
-	if snap != nil && syncedCommit != "" && snap.Commit != syncedCommit && !op.Force {
+	if head != "" && syncedCommit != "" && head != syncedCommit && !op.Force {
 		return gitOutcome{failure: "The branch has commits the space has not imported since the last sync: import them first, or export with force to commit on top of them"}, nil
 	}
-	return w.exportOnto(ctx, j, u, rm, s, snap)
+	if head != syncedCommit {
+		syncedRev = ""
+	}
+	return w.exportOnto(ctx, j, u, rm, s, head, syncedRev)
 }
 
-// exportOnto commits the space's main content on top of the fetched head
-// of the branch (nil to make the branch), keeping the files that are not
-// the space's.
+// exportOnto commits the space's main content on top of head, the branch's
+// head ("" to make the branch), keeping the files that are not the
+// space's. synced is the revision the branch's head holds, when it is the
+// pair last synced: an export of page edits since then writes those pages'
+// files alone (exportEdits).
 func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, rm gitremote.Remote,
-	s *ent.Space, snap *gitremote.Snapshot) (gitOutcome, error) {
+	s *ent.Space, head, synced string) (gitOutcome, error) {
 	r, op := w.r, j.op
 	rev, err := r.revisionByID(ctx, deref(s.RevisionID))
 	if err != nil {
 		return gitOutcome{}, err
 	}
-	var head string
+	sig := gitremote.Signature{Name: u.DisplayName, Email: u.Email, When: r.clock()}
+	if head != "" && synced != "" {
+		commit, written, err := w.exportEdits(ctx, j, rm, rev, head, synced, sig)
+		switch {
+		case errors.Is(err, gitremote.ErrNotEdits):
+		case errors.Is(err, gitremote.ErrMoved):
+			return w.pushFailed(err)
+		case err != nil:
+			return gitOutcome{}, err
+		default:
+			return w.exported(ctx, j, rev, commit, written)
+		}
+	}
 	var current map[string][]byte
-	if snap != nil {
+	if head != "" {
+		snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
+		if err != nil {
+			return gitOutcome{}, remote(err)
+		}
 		head, current = snap.Commit, underDirectory(snap.Files, op.ProjectDirectory)
 	}
 	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
@@ -813,18 +840,71 @@ func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, 
 	if err := w.stage(ctx, j, enum.GitSyncOperationStageFinalize, len(placed), len(placed)); err != nil {
 		return gitOutcome{}, err
 	}
-	sig := gitremote.Signature{Name: u.DisplayName, Email: u.Email, When: r.clock()}
 	commit, err := gitremote.Push(ctx, rm, head, op.ProjectDirectory, files, deref(op.CommitMessage), sig, gitremote.Limits{})
+	if err != nil {
+		return w.pushFailed(err)
+	}
+	return w.exported(ctx, j, rev, commit, len(placed))
+}
+
+// pushFailed is how an export ends when its push failed.
+func (w *GitSyncWorker) pushFailed(err error) (gitOutcome, error) {
 	if errors.Is(err, gitremote.ErrMoved) {
 		// Someone pushed between the head read and the push: the checks
-		// above decide again.
+		// before it decide again.
 		return gitOutcome{retry: remoteError{err}}, nil
 	}
-	if err != nil {
-		return gitOutcome{}, remote(err)
-	}
-	_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, r.succeed(ctx, j, rev.ID, commit, len(placed))
+	return gitOutcome{}, remote(err)
+}
+
+// exported records an export's success: the revision it pushed as commit,
+// with the files it wrote.
+func (w *GitSyncWorker) exported(ctx context.Context, j *gitJob, rev *ent.Revision, commit string, written int) (gitOutcome, error) {
+	_, err := transact(ctx, w.r, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, w.r.succeed(ctx, j, rev.ID, commit, written)
 	})
 	return gitOutcome{}, err
+}
+
+// exportEdits pushes the edits of pages made since synced, the revision
+// the branch's head holds, as edits of their files on top of head
+// (gitbook.ExportEdits), reading only those files and the trees above
+// them. It returns the commit and how many files it wrote, or
+// gitremote.ErrNotEdits when the space changed more than that, for
+// exportOnto to export whole; the remote's errors as remote gives them.
+func (w *GitSyncWorker) exportEdits(ctx context.Context, j *gitJob, rm gitremote.Remote, rev *ent.Revision,
+	head, synced string, sig gitremote.Signature) (string, int, error) {
+	r, op := w.r, j.op
+	base, err := r.revisionByID(ctx, synced)
+	if err != nil {
+		return "", 0, err
+	}
+	was, err := r.contentOf(ctx, base)
+	if err != nil {
+		return "", 0, err
+	}
+	now, err := r.contentOf(ctx, rev)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := w.stage(ctx, j, enum.GitSyncOperationStageContentProcess, 0, 0); err != nil {
+		return "", 0, err
+	}
+	written := 0
+	commit, err := gitremote.PushEdits(ctx, rm, head, func(read func(string) ([]byte, bool)) (map[string][]byte, error) {
+		edits, ok := gitbook.ExportEdits(was, now, func(p string) ([]byte, bool) { return read(path.Join(op.ProjectDirectory, p)) })
+		if !ok {
+			return nil, gitremote.ErrNotEdits
+		}
+		out := make(map[string][]byte, len(edits))
+		for p, b := range edits {
+			out[path.Join(op.ProjectDirectory, p)] = b
+		}
+		written = len(out)
+		return out, nil
+	}, deref(op.CommitMessage), sig, gitremote.Limits{})
+	if !errors.Is(err, gitremote.ErrNotEdits) {
+		err = remote(err)
+	}
+	return commit, written, err
 }

@@ -47,3 +47,49 @@ func Changes(was, now *Loaded) []PageChange {
 	}
 	return out
 }
+
+// PageEdit is a page at the same place in two contents, whose object
+// differs: Was and Now hold it, at Path in both.
+type PageEdit struct {
+	Was, Now *Node
+	Path     string
+}
+
+// Edited lists the pages whose objects differ between was and now, when
+// now holds was's pages in the same places: the
+// same IDs in the same order at every level, under the same slugs. It
+// returns false when it does not. Only the subtrees whose tree objects
+// differ are read, so what it costs follows the pages edited, not the
+// content's size.
+func Edited(was, now *Loaded) ([]PageEdit, bool) {
+	if was.index == nil || now.index == nil {
+		return nil, false
+	}
+	var out []PageEdit
+	var walk func(a, b []*Node, prefix string) bool
+	walk = func(a, b []*Node, prefix string) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			x, y := a[i].Page, b[i].Page
+			if x.ID != y.ID || x.Slug != y.Slug {
+				return false
+			}
+			ex, _ := was.index.entry(x.ID)
+			ey, _ := now.index.entry(y.ID)
+			path := joinPath(prefix, y.Slug)
+			if ex.hash != ey.hash {
+				out = append(out, PageEdit{Was: a[i], Now: b[i], Path: path})
+			}
+			if ex.tree != ey.tree && !walk(a[i].Children, b[i].Children, path) {
+				return false
+			}
+		}
+		return true
+	}
+	if was.roots.Pages != now.roots.Pages && !walk(was.Pages, now.Pages, "") {
+		return nil, false
+	}
+	return out, true
+}

@@ -3,6 +3,7 @@ package gitbook
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -135,4 +136,61 @@ func exportFiles(c *content.Content, blob func(string) ([]byte, error), out map[
 		out[assetDir+name] = data
 	}
 	return nil
+}
+
+// ExportEdits returns the files that Export writes differently for now than
+// for was, when the move from was to now only edits what pages' files hold
+// (markdown, description, icon, emoji, the hidden flag) or what no file
+// holds: the table of contents and every other file are then the same.
+// read returns the branch's file at a path relative to the project
+// directory; the files returned are by such paths too, placed where the
+// branch's .gitbook.yaml says (see Config.Place).
+//
+// It returns false, and the caller exports whole, when the move is more
+// than that (a page added, removed, moved, renamed or retitled, a link or
+// a file of .gitbook/assets changed), or when a changed page's file on the
+// branch is not what Export writes for was: a branch of another layout,
+// which Export would rewrite, or one edited since.
+func ExportEdits(was, now *content.Loaded, read func(path string) ([]byte, bool)) (map[string][]byte, bool) {
+	if !slices.Equal(was.Files, now.Files) {
+		return nil, false
+	}
+	cfgFiles := map[string][]byte{}
+	if b, ok := read(configName); ok {
+		cfgFiles[configName] = b
+	}
+	cfg, _ := ReadConfig(cfgFiles)
+	if _, err := cfg.Place(nil); err != nil {
+		return nil, false // Export fails, and says why
+	}
+	place := func(p string) string {
+		if cfg.Root == "" {
+			return p
+		}
+		return cfg.Root + "/" + p
+	}
+	edited, ok := content.Edited(was, now)
+	if !ok {
+		return nil, false
+	}
+	out := map[string][]byte{}
+	for _, ed := range edited {
+		p, o := ed.Now.Page, ed.Was.Page
+		if p.Type != o.Type || p.Title != o.Title || !sameRef(p.Target, o.Target) {
+			return nil, false
+		}
+		fp := PagePath(now.Content, ed.Now, ed.Path)
+		if fp == "" {
+			continue // a group or a link: only its title is written
+		}
+		depth := strings.Count(fp, "/")
+		before := writePage(o, relativeAssets(o.Markdown, depth))
+		if held, ok := read(place(fp)); !ok || string(held) != string(before) {
+			return nil, false
+		}
+		if after := writePage(p, relativeAssets(p.Markdown, depth)); string(after) != string(before) {
+			out[place(fp)] = after
+		}
+	}
+	return out, true
 }

@@ -1,8 +1,12 @@
 package gitbook
 
 import (
+	"context"
+	"maps"
+	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/internal/content"
@@ -68,4 +72,107 @@ func TestExportDuplicateFileNames(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "one", string(got[".gitbook/assets/x.png"]))
 	require.Equal(t, "two", string(got[".gitbook/assets/x-2.png"]))
+}
+
+// memStore is a content.Store in memory.
+type memStore map[string]content.Object
+
+func (m memStore) Get(_ context.Context, hashes []string) (map[string]content.Object, error) {
+	out := map[string]content.Object{}
+	for _, h := range hashes {
+		if o, ok := m[h]; ok {
+			out[h] = o
+		}
+	}
+	return out, nil
+}
+
+func (m memStore) Put(_ context.Context, objs []content.Object) error {
+	for _, o := range objs {
+		m[o.Hash] = o
+	}
+	return nil
+}
+
+// TestExportEditsIsExport edits pages of an exported space and checks that
+// the files ExportEdits writes over the exported ones are what Export
+// writes, and which moves it leaves to Export.
+func TestExportEditsIsExport(t *testing.T) {
+	ctx := context.Background()
+	store := memStore{}
+	res, err := Import(readDir(t, "testdata/repo"), nil, ids(), testNow)
+	require.NoError(t, err)
+	was, _, err := content.Save(ctx, store, &content.Content{Pages: res.Pages}, nil)
+	require.NoError(t, err)
+	branch, err := Export(was.Content, blobs(nil))
+	require.NoError(t, err)
+	read := func(files map[string][]byte) func(string) ([]byte, bool) {
+		return func(p string) ([]byte, bool) { b, ok := files[p]; return b, ok }
+	}
+	edit := func(change func(c *content.Content)) *content.Loaded {
+		c := was.Fork()
+		change(c)
+		now, _, err := content.Save(ctx, store, c, was)
+		require.NoError(t, err)
+		return now
+	}
+	page := func(c *content.Content, path string) *content.Page {
+		n, err := c.ByPath(path)
+		require.NoError(t, err)
+		n, _, err = c.Edit(n.Page.ID)
+		require.NoError(t, err)
+		return n.Page
+	}
+
+	now := edit(func(c *content.Content) {
+		page(c, "faq").Markdown = "Ask, and be answered."
+		p := page(c, "getting-started/install")
+		p.Description, p.Hidden = "How to install", true
+		page(c, "reference/api").NoIndex = true      // in no file
+		page(c, "reference").Emoji = "1f4d6"         // a group's: in no file
+		page(c, "acme-docs").Markdown += "\n\nMore." // the first page, README.md
+	})
+	edits, ok := ExportEdits(was, now, read(branch))
+	require.True(t, ok)
+	want, err := Export(now.Content, blobs(nil))
+	require.NoError(t, err)
+	got := maps.Clone(branch)
+	maps.Copy(got, edits)
+	assert.Equal(t, want, got)
+	assert.ElementsMatch(t, []string{"faq.md", "getting-started/install.md", "README.md"}, slices.Collect(maps.Keys(edits)))
+
+	for name, change := range map[string]func(c *content.Content){
+		"a page retitled": func(c *content.Content) { page(c, "faq").Title = "Questions" },
+		"a page added": func(c *content.Content) {
+			require.NoError(t, c.Insert("", -1, doc("new", "New", "new", "New.")))
+		},
+		"a page removed": func(c *content.Content) {
+			n, _ := c.ByPath("faq")
+			_, err := c.Remove(n.Page.ID)
+			require.NoError(t, err)
+		},
+		"a file added": func(c *content.Content) {
+			c.PutFile(&content.File{ID: "file_x", Name: "x.png", Blob: "h"})
+		},
+	} {
+		_, ok := ExportEdits(was, edit(change), read(branch))
+		assert.False(t, ok, name)
+	}
+
+	// Under the root .gitbook.yaml names.
+	rooted := map[string][]byte{".gitbook.yaml": []byte("root: ./docs/\n")}
+	for p, b := range branch {
+		rooted["docs/"+p] = b
+	}
+	placed, ok := ExportEdits(was, now, read(rooted))
+	require.True(t, ok)
+	assert.ElementsMatch(t, []string{"docs/faq.md", "docs/getting-started/install.md", "docs/README.md"}, slices.Collect(maps.Keys(placed)))
+	assert.Equal(t, edits["faq.md"], placed["docs/faq.md"])
+
+	// A branch whose file of a changed page is not Export's: Export would
+	// rewrite it.
+	handmade := maps.Clone(branch)
+	handmade["faq.md"] = []byte("# FAQ\n\nAsk away.   \n")
+	_, ok = ExportEdits(was, now, read(handmade))
+	assert.False(t, ok)
 }

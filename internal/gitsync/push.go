@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -33,6 +34,65 @@ import (
 // head. Otherwise it returns the new head's hash.
 func Push(ctx context.Context, r Remote, parent string, dir string, files map[string][]byte,
 	message string, author Signature, l Limits) (string, error) {
+	dir, err := cleanDir(dir)
+	if err != nil {
+		return "", err
+	}
+	for p := range files {
+		if err := checkPath(p); err != nil {
+			return "", err
+		}
+	}
+	return push(ctx, r, parent, message, author, l, func(b *branch, l Limits) (plumbing.Hash, error) {
+		return newTree(b.repo.Storer, b.head, dir, files, l)
+	})
+}
+
+// ErrNotEdits is what an edit of PushEdits returns for a change it cannot
+// make as edits of files: the caller pushes with Push instead.
+var ErrNotEdits = errors.New("gitsync: not a change of a few files")
+
+// PushEdits is Push for a change of a few files. edit reads the files of
+// the branch's head (by path from the repository's root; false for a path
+// that is no file there) and returns the files to write over them or
+// beside them; the commit's tree is the head's with those written, made
+// reading only the trees on their paths. When edit fails, nothing is
+// pushed and PushEdits returns its error. The branch must have a head.
+func PushEdits(ctx context.Context, r Remote, parent string,
+	edit func(read func(path string) ([]byte, bool)) (map[string][]byte, error),
+	message string, author Signature, l Limits) (string, error) {
+	return push(ctx, r, parent, message, author, l, func(b *branch, l Limits) (plumbing.Hash, error) {
+		if b.head == nil {
+			return plumbing.ZeroHash, ErrNotEdits
+		}
+		tree, err := b.head.Tree()
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("reading the tree: %w", err)
+		}
+		files, err := edit(func(p string) ([]byte, bool) {
+			e, err := tree.FindEntry(p)
+			if err != nil || !regular(e.Mode) {
+				return nil, false
+			}
+			data, err := readBlob(b.repo.Storer, e.Hash)
+			return data, err == nil
+		})
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		for p := range files {
+			if err := checkPath(p); err != nil {
+				return plumbing.ZeroHash, err
+			}
+		}
+		return editTree(b.repo.Storer, b.head.TreeHash, files)
+	})
+}
+
+// push makes one commit on r's branch, whose tree build writes, and pushes
+// it (see Push).
+func push(ctx context.Context, r Remote, parent, message string, author Signature, l Limits,
+	build func(b *branch, l Limits) (plumbing.Hash, error)) (string, error) {
 	ep, release, err := open(ctx, r)
 	if err != nil {
 		return "", err
@@ -41,14 +101,6 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 	l = l.withDefaults()
 	if parent != "" && !plumbing.IsHash(parent) {
 		return "", fmt.Errorf("gitsync: parent %q is not a commit hash", parent)
-	}
-	if dir, err = cleanDir(dir); err != nil {
-		return "", err
-	}
-	for p := range files {
-		if err := checkPath(p); err != nil {
-			return "", err
-		}
 	}
 
 	b, err := fetchBranch(ctx, ep, l, r.Cache)
@@ -67,7 +119,10 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 		return "", ep.fail(ctx, "push", ErrMoved, nil)
 	}
 
-	tree, err := newTree(b.repo.Storer, b.head, dir, files, l)
+	tree, err := build(b, l)
+	if errors.Is(err, ErrNotEdits) {
+		return "", err
+	}
 	if err != nil {
 		return "", ep.fail(ctx, "push", nil, err)
 	}
@@ -206,19 +261,7 @@ func newTree(s storer.EncodedObjectStorer, head *object.Commit, dir string, file
 			}
 			continue
 		}
-		blob := s.NewEncodedObject()
-		blob.SetType(plumbing.BlobObject)
-		w, err := blob.Writer()
-		if err != nil {
-			return plumbing.ZeroHash, err
-		}
-		if _, err := w.Write(data); err != nil {
-			return plumbing.ZeroHash, err
-		}
-		if err := w.Close(); err != nil {
-			return plumbing.ZeroHash, err
-		}
-		hash, err := s.SetEncodedObject(blob)
+		hash, err := writeBlob(s, data)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("storing %s: %w", p, err)
 		}
@@ -239,19 +282,93 @@ func sameBlob(s storer.EncodedObjectStorer, hash plumbing.Hash, data []byte) boo
 	return err == nil && bytes.Equal(held, data)
 }
 
+// writeBlob stores data as a blob and returns its hash.
+func writeBlob(s storer.EncodedObjectStorer, data []byte) (plumbing.Hash, error) {
+	blob := s.NewEncodedObject()
+	blob.SetType(plumbing.BlobObject)
+	w, err := blob.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.SetEncodedObject(blob)
+}
+
+// editTree writes the tree h (ZeroHash for none) with files, by path
+// relative to it, written over or beside its entries, and returns its
+// hash. Only the trees on the files' paths are read and written again.
+func editTree(s storer.EncodedObjectStorer, h plumbing.Hash, files map[string][]byte) (plumbing.Hash, error) {
+	entries := map[string]object.TreeEntry{}
+	if !h.IsZero() {
+		t, err := object.GetTree(s, h)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("reading the tree: %w", err)
+		}
+		for _, e := range t.Entries {
+			entries[e.Name] = e
+		}
+	}
+	below := map[string]map[string][]byte{}
+	for p, data := range files {
+		name, rest, nested := strings.Cut(p, "/")
+		e, exists := entries[name]
+		if nested {
+			if exists && e.Mode != filemode.Dir {
+				return plumbing.ZeroHash, fmt.Errorf("%w: %q is under a file", ErrInvalidPath, p)
+			}
+			if below[name] == nil {
+				below[name] = map[string][]byte{}
+			}
+			below[name][rest] = data
+			continue
+		}
+		mode := filemode.Regular
+		switch {
+		case exists && e.Mode == filemode.Dir:
+			return plumbing.ZeroHash, fmt.Errorf("%w: %q is a directory", ErrInvalidPath, p)
+		case exists && e.Mode == filemode.Executable:
+			mode = e.Mode
+		}
+		hash, err := writeBlob(s, data)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("storing %s: %w", p, err)
+		}
+		entries[name] = object.TreeEntry{Name: name, Mode: mode, Hash: hash}
+	}
+	for name, sub := range below {
+		hash, err := editTree(s, entries[name].Hash, sub)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		entries[name] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: hash}
+	}
+	return storeTree(s, slices.Collect(maps.Values(entries)))
+}
+
 // writeTree stores n and the directories below it.
 func writeTree(s storer.EncodedObjectStorer, n *node) (plumbing.Hash, error) {
-	var t object.Tree
+	var entries []object.TreeEntry
 	for _, e := range n.entries {
-		t.Entries = append(t.Entries, e)
+		entries = append(entries, e)
 	}
 	for name, sub := range n.dirs {
 		hash, err := writeTree(s, sub)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		t.Entries = append(t.Entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: hash})
+		entries = append(entries, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: hash})
 	}
+	return storeTree(s, entries)
+}
+
+// storeTree stores a tree of entries, in Git's order.
+func storeTree(s storer.EncodedObjectStorer, entries []object.TreeEntry) (plumbing.Hash, error) {
+	t := object.Tree{Entries: entries}
 	// Git's order: names compared bytewise, a directory's as if it ended
 	// in '/'. Another order would make a tree Git calls malformed, and
 	// change the hash of a tree that did not change.

@@ -136,3 +136,61 @@ func lsTree(s *gitServer, repo string) []string {
 }
 
 func unix(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) }
+
+func TestPushEdits(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("edits.git")
+	r.Cache = NewCache(1 << 20)
+	files := map[string][]byte{"a.md": []byte("a"), "docs/b.md": []byte("b"), "docs/deep/c.md": []byte("c"),
+		"docs/guide-notes.md": []byte("sorts between guide and guide/"), "docs/guide/x.md": []byte("x")}
+	head, err := Push(local(t), r, "", "", files, "First", bot, Limits{})
+	require.NoError(t, err)
+	repo := s.dir("edits.git")
+
+	var read []string
+	head, err = PushEdits(local(t), r, head, func(get func(string) ([]byte, bool)) (map[string][]byte, error) {
+		for _, p := range []string{"docs/b.md", "docs/missing.md", "docs/deep"} {
+			if data, ok := get(p); ok {
+				read = append(read, p+"="+string(data))
+			}
+		}
+		return map[string][]byte{"docs/b.md": []byte("b2"), "docs/deep/new.md": []byte("n"), "top.md": []byte("t"),
+			"docs/guide/x.md": []byte("x2")}, nil
+	}, "Edit", bot, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"docs/b.md=b"}, read, "a file reads; a missing path and a folder do not")
+	assert.Equal(t, head, s.head("edits.git"))
+	s.run(repo, "fsck", "--strict", "--no-dangling")
+	for p, want := range map[string]string{"a.md": "a", "docs/b.md": "b2", "docs/deep/c.md": "c", "docs/deep/new.md": "n",
+		"top.md": "t", "docs/guide/x.md": "x2", "docs/guide-notes.md": "sorts between guide and guide/"} {
+		assert.Equal(t, want, s.run(repo, "show", "HEAD:"+p), p)
+	}
+
+	// The same bytes: no commit.
+	same, err := PushEdits(local(t), r, head, func(func(string) ([]byte, bool)) (map[string][]byte, error) {
+		return map[string][]byte{"docs/b.md": []byte("b2")}, nil
+	}, "Nothing", bot, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, head, same)
+
+	// An edit that cannot be one pushes nothing, and says why.
+	_, err = PushEdits(local(t), r, head, func(func(string) ([]byte, bool)) (map[string][]byte, error) {
+		return nil, ErrNotEdits
+	}, "No", bot, Limits{})
+	require.ErrorIs(t, err, ErrNotEdits)
+	for _, bad := range []string{"a.md/under.md", "docs", "../out.md", ".git/config"} {
+		_, err = PushEdits(local(t), r, head, func(func(string) ([]byte, bool)) (map[string][]byte, error) {
+			return map[string][]byte{bad: []byte("x")}, nil
+		}, "Bad", bot, Limits{})
+		require.ErrorIs(t, err, ErrInvalidPath, bad)
+	}
+	assert.Equal(t, head, s.head("edits.git"))
+
+	// A branch moved since: ErrMoved, as Push.
+	s.commit("edits.git", map[string]string{"other.md": "o"}, "Elsewhere", "B <b@example.com>", when)
+	_, err = PushEdits(local(t), r, head, func(func(string) ([]byte, bool)) (map[string][]byte, error) {
+		return map[string][]byte{"a.md": []byte("a2")}, nil
+	}, "Late", bot, Limits{})
+	require.ErrorIs(t, err, ErrMoved)
+}
