@@ -15,8 +15,8 @@ import (
 // README and 100 pages of 1.4 kB, in GitBook's layout), served by git
 // http-backend on this machine: a commit of one page brought in, and an
 // edit of one page pushed out, with the bytes of packfiles each moves.
-// What crosses the network follows the change, the work in the server
-// still the repository's size (see docs/api/git-sync.md).
+// Both are read and written as edits of the page's file; what still
+// follows the repository's size is in docs/api/git-sync.md.
 func BenchmarkGitSyncOnePage(b *testing.B) {
 	e := servertest.New(b, allowPrivate)
 	g := newGitRepo(b, "docs.git")

@@ -793,7 +793,11 @@ func (w *GitSyncWorker) exportOnto(ctx context.Context, j *gitJob, u *ent.User, 
 		if err != nil {
 			return gitOutcome{}, remote(err)
 		}
-		head, current = snap.Commit, underDirectory(snap.Files, op.ProjectDirectory)
+		if snap.Commit != head {
+			// Pushed to since the checks: they decide again.
+			return w.pushFailed(gitremote.ErrMoved)
+		}
+		current = underDirectory(snap.Files, op.ProjectDirectory)
 	}
 	if err := w.stage(ctx, j, enum.GitSyncOperationStageConfigCheck, 0, 0); err != nil {
 		return gitOutcome{}, err
