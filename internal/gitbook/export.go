@@ -3,7 +3,6 @@ package gitbook
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -152,7 +151,7 @@ func exportFiles(c *content.Content, blob func(string) ([]byte, error), out map[
 // branch is not what Export writes for was: a branch of another layout,
 // which Export would rewrite, or one edited since.
 func ExportEdits(was, now *content.Loaded, read func(path string) ([]byte, bool)) (map[string][]byte, bool) {
-	if !slices.Equal(was.Files, now.Files) {
+	if was.Roots().Files != now.Roots().Files {
 		return nil, false
 	}
 	cfgFiles := map[string][]byte{}

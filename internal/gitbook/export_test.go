@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/content/contenttest"
 )
 
 // TestExportGolden: the files a small space exports are what a person would
@@ -74,32 +75,12 @@ func TestExportDuplicateFileNames(t *testing.T) {
 	require.Equal(t, "two", string(got[".gitbook/assets/x-2.png"]))
 }
 
-// memStore is a content.Store in memory.
-type memStore map[string]content.Object
-
-func (m memStore) Get(_ context.Context, hashes []string) (map[string]content.Object, error) {
-	out := map[string]content.Object{}
-	for _, h := range hashes {
-		if o, ok := m[h]; ok {
-			out[h] = o
-		}
-	}
-	return out, nil
-}
-
-func (m memStore) Put(_ context.Context, objs []content.Object) error {
-	for _, o := range objs {
-		m[o.Hash] = o
-	}
-	return nil
-}
-
 // TestExportEditsIsExport edits pages of an exported space and checks that
 // the files ExportEdits writes over the exported ones are what Export
 // writes, and which moves it leaves to Export.
 func TestExportEditsIsExport(t *testing.T) {
 	ctx := context.Background()
-	store := memStore{}
+	store := contenttest.Store{}
 	res, err := Import(readDir(t, "testdata/repo"), nil, ids(), testNow)
 	require.NoError(t, err)
 	was, _, err := content.Save(ctx, store, &content.Content{Pages: res.Pages}, nil)

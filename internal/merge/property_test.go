@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/bindery/bindery/internal/content"
+	"github.com/bindery/bindery/internal/content/contenttest"
 	"github.com/bindery/bindery/internal/enum"
 )
 
@@ -339,26 +340,6 @@ func TestMergeConflictOrderIsStable(t *testing.T) {
 	t.Logf("conflicts: %s", strings.Join(kinds, " "))
 }
 
-// memStore is a content.Store in memory.
-type memStore map[string]content.Object
-
-func (m memStore) Get(_ context.Context, hashes []string) (map[string]content.Object, error) {
-	out := map[string]content.Object{}
-	for _, h := range hashes {
-		if o, ok := m[h]; ok {
-			out[h] = o
-		}
-	}
-	return out, nil
-}
-
-func (m memStore) Put(_ context.Context, objs []content.Object) error {
-	for _, o := range objs {
-		m[o.Hash] = o
-	}
-	return nil
-}
-
 // TestMergeLeavesUnchangedSubtreesAlone merges random concurrent edits with
 // and without SameBeneath, from the tree hashes of the stored contents: the
 // same conflicts, in the same order, and the same result, which shares the
@@ -371,7 +352,7 @@ func TestMergeLeavesUnchangedSubtreesAlone(t *testing.T) {
 		base := g.content(5 + g.r.Intn(40))
 		a := g.edits(base, "a", 1+g.r.Intn(3))
 		b := g.edits(base, "b", 1+g.r.Intn(3))
-		s := memStore{}
+		s := contenttest.Store{}
 		var loaded [3]*content.Loaded
 		for i, c := range []*content.Content{base, a, b} {
 			saved, _, err := content.Save(ctx, s, c.Clone(), nil)
