@@ -80,6 +80,7 @@ var placement = map[string]layer{
 	"internal/condition":            base,
 	"internal/config":               base,
 	"internal/content":              base,
+	"internal/content/contenttest":  base,
 	"internal/doclinks":             outside, // a test of the docs' links
 	"internal/document":             base,
 	"internal/enum":                 base,
