@@ -52,12 +52,18 @@ type Cache struct {
 	entries map[string]*list.Element
 }
 
-// cached is a branch's commit and the objects reachable from it.
+// cached is a branch's commit and the objects reachable from it, and when
+// known its regular files by path (Snapshot.Files), so that a fetch from
+// it reads only the files that changed. The map is never changed: a call
+// that needs another copies it.
 type cached struct {
 	key     string
 	head    plumbing.Hash
 	objects []plumbing.EncodedObject
 	size    int64
+	files   map[string][]byte
+	// fileBytes is the files' bytes together.
+	fileBytes int64
 }
 
 // NewCache returns a cache of at most maxBytes of objects; nil, which
@@ -93,15 +99,26 @@ func (c *Cache) remove(el *list.Element) *cached {
 	return e
 }
 
-// keep makes head, and the objects of s reachable from it, key's entry.
-// An entry that cannot be read whole is not kept.
-func (c *Cache) keep(key string, s storer.EncodedObjectStorer, head *object.Commit) {
+// keep makes head, and the objects of s reachable from it, key's entry,
+// with head's files when not nil (which the entry then owns). An entry
+// that cannot be read whole is not kept; files that would make it over
+// half the bound are not kept with it.
+func (c *Cache) keep(key string, s storer.EncodedObjectStorer, head *object.Commit, files map[string][]byte) {
 	if c == nil || head == nil {
 		return
 	}
 	e, err := reachable(s, head, c.max/2)
 	if err != nil {
 		return
+	}
+	if files != nil {
+		var n int64
+		for _, b := range files {
+			n += int64(len(b))
+		}
+		if e.size+n <= c.max/2 {
+			e.files, e.fileBytes, e.size = files, n, e.size+n
+		}
 	}
 	e.key = key
 	c.mu.Lock()

@@ -222,4 +222,12 @@ func TestChangedPaths(t *testing.T) {
 	assert.Equal(t, first.Commit, snap.Base)
 	assert.Equal(t, []string{"deep/er/z.md", "file", "file/inside.md", "gone/deep/y.md", "gone/x.md", "new/n.md"}, snap.Changed)
 	assert.Equal(t, map[string]string{"deep/er/z.md": "z", "file": "f", "gone/deep/y.md": "y", "gone/x.md": "x"}, text(snap.Before))
+	// The files, read from the kept ones and the changes, are the branch's.
+	assert.Equal(t, map[string]string{"a.md": "a", "keep/k.md": "k", "deep/er/z.md": "z2", "new/n.md": "n",
+		"file/inside.md": "i"}, text(snap.Files))
+
+	// The limits hold for files read that way too.
+	s.commit("paths.git", map[string]string{"b.md": "b", "c.md": "c"}, "Four", "A <a@example.com>", when)
+	_, err = Fetch(local(t), r, Limits{MaxFiles: 6})
+	require.ErrorIs(t, err, ErrTooLarge)
 }

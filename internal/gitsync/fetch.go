@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,43 +34,73 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 	if b.head == nil {
 		return nil, ep.fail(ctx, "fetch", ErrNotFound, nil)
 	}
-	files, err := readFiles(b.repo, b.head, l)
-	if err != nil {
-		return nil, ep.fail(ctx, "fetch", nil, err)
-	}
 	snap := &Snapshot{
 		Commit:  b.head.Hash.String(),
 		Message: strings.TrimSuffix(b.head.Message, "\n"),
 		Author:  Signature{Name: b.head.Author.Name, Email: b.head.Author.Email, When: b.head.Author.When},
-		Files:   files,
 	}
+	var files map[string][]byte
 	if b.base != nil {
-		if snap.Changed, snap.Before, err = changes(b.repo.Storer, b.base, b.head); err != nil {
+		d, err := changes(b.repo.Storer, b.base, b.head)
+		if err != nil {
 			return nil, ep.fail(ctx, "fetch", nil, err)
 		}
-		snap.Base = b.base.Hash.String()
+		snap.Base, snap.Changed, snap.Before = b.base.Hash.String(), d.paths, d.before
+		if b.kept.files != nil {
+			// The kept files with what changed: only those are read.
+			if files, err = d.apply(b.kept.files, b.kept.fileBytes, l); err != nil {
+				return nil, ep.fail(ctx, "fetch", nil, err)
+			}
+		}
 	}
-	r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head)
+	if files == nil {
+		if files, err = readFiles(b.repo, b.head, l); err != nil {
+			return nil, ep.fail(ctx, "fetch", nil, err)
+		}
+	}
+	// The caller may change its map, the one kept may not change.
+	snap.Files = maps.Clone(files)
+	r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head, files)
 	return snap, nil
 }
 
 // changes lists the paths whose entries differ between the trees of base
 // and head, and reads base's regular files at them. Only the trees that
 // differ are read: the work follows the change, not the repository.
-func changes(s storer.EncodedObjectStorer, base, head *object.Commit) ([]string, map[string][]byte, error) {
-	d := &differ{s: s, before: map[string][]byte{}}
+func changes(s storer.EncodedObjectStorer, base, head *object.Commit) (*differ, error) {
+	d := &differ{s: s, before: map[string][]byte{}, after: map[string][]byte{}}
 	if err := d.trees("", base.TreeHash, head.TreeHash); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	slices.Sort(d.paths)
-	return slices.Compact(d.paths), d.before, nil
+	d.paths = slices.Compact(d.paths)
+	return d, nil
 }
 
-// differ compares two trees (changes).
+// differ compares two trees (changes): the paths whose entries differ,
+// and the regular files at them before and after.
 type differ struct {
-	s      storer.EncodedObjectStorer
-	paths  []string
-	before map[string][]byte
+	s             storer.EncodedObjectStorer
+	paths         []string
+	before, after map[string][]byte
+}
+
+// apply returns files, the regular files of the first tree (of total
+// bytes), as the second tree has them, after checking that they fit l.
+func (d *differ) apply(files map[string][]byte, total int64, l Limits) (map[string][]byte, error) {
+	out := maps.Clone(files)
+	for _, p := range d.paths {
+		total -= int64(len(out[p]))
+		delete(out, p)
+	}
+	for p, data := range d.after {
+		out[p] = data
+		total += int64(len(data))
+	}
+	if len(out) > l.MaxFiles || total > l.MaxBytes {
+		return nil, fmt.Errorf("%w: over %d files or %d bytes", ErrTooLarge, l.MaxFiles, l.MaxBytes)
+	}
+	return out, nil
 }
 
 // trees compares the trees from and to (ZeroHash for none) at dir.
@@ -125,17 +156,22 @@ func (d *differ) entry(p string, a, b object.TreeEntry) error {
 	if a.Mode != filemode.Dir && a.Mode != filemode.Empty || b.Mode != filemode.Dir && b.Mode != filemode.Empty {
 		d.paths = append(d.paths, p)
 	}
-	if !regular(a.Mode) {
-		return nil
+	for _, side := range []struct {
+		e     object.TreeEntry
+		files map[string][]byte
+	}{{a, d.before}, {b, d.after}} {
+		if !regular(side.e.Mode) {
+			continue
+		}
+		if err := checkPath(p); err != nil {
+			return err
+		}
+		data, err := readBlob(d.s, side.e.Hash)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", p, err)
+		}
+		side.files[p] = data
 	}
-	if err := checkPath(p); err != nil {
-		return err
-	}
-	data, err := readBlob(d.s, a.Hash)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", p, err)
-	}
-	d.before[p] = data
 	return nil
 }
 
@@ -150,6 +186,10 @@ func (d *differ) entries(h plumbing.Hash) (map[string]object.TreeEntry, error) {
 		return nil, fmt.Errorf("reading the tree: %w", err)
 	}
 	for _, e := range t.Entries {
+		// What go-git's walk refuses (readFiles): a name is one segment.
+		if e.Name == "" || strings.ContainsAny(e.Name, "/\x00") {
+			return nil, fmt.Errorf("%w: a tree entry named %q", ErrInvalidPath, e.Name)
+		}
 		out[e.Name] = e
 	}
 	return out, nil
@@ -168,8 +208,19 @@ type branch struct {
 	remote *git.Remote
 	head   *object.Commit // nil when the branch or the repository is empty
 	// base is the kept commit the fetch started from, when the branch is
-	// still there; nil otherwise.
+	// still there; nil otherwise. kept is what was kept of it.
 	base *object.Commit
+	kept *cached
+}
+
+// headFiles returns the kept files of the head, when the head is the
+// kept commit and its files were kept; nil otherwise. They are not to be
+// changed.
+func (b *branch) headFiles() map[string][]byte {
+	if b.kept == nil || b.head == nil || b.kept.head != b.head.Hash {
+		return nil
+	}
+	return b.kept.files
 }
 
 // fetchBranch fetches the branch's head at depth 1, starting from what
@@ -210,6 +261,7 @@ func fetchBranch(ctx context.Context, ep endpoint, l Limits, cache *Cache) (*bra
 		if b.base, err = b.repo.CommitObject(kept.head); err != nil {
 			return nil, fmt.Errorf("gitsync: reading the kept commit: %w", err)
 		}
+		b.kept = kept
 	}
 	// The head is all the remote surely holds: a push must not count on
 	// the commit that was kept, which a force push may have dropped.

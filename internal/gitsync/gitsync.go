@@ -99,7 +99,8 @@ type Snapshot struct {
 	Author  Signature
 	// Files holds every regular file of the commit's tree, by its path
 	// with '/'. Symbolic links and submodules are left out: neither is a
-	// page, and a link could point outside the repository.
+	// page, and a link could point outside the repository. The map is
+	// the caller's; the bytes may be a Cache's, and are not to be changed.
 	Files map[string][]byte
 	// Base is the commit a Cache kept of the branch, which the fetch
 	// started from; "" when none was kept. Changed then lists the paths

@@ -147,6 +147,9 @@ func TestPushEdits(t *testing.T) {
 	head, err := Push(local(t), r, "", "", files, "First", bot, Limits{})
 	require.NoError(t, err)
 	repo := s.dir("edits.git")
+	// Fetched, the head's files are kept beside its objects.
+	_, err = Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
 
 	var read []string
 	head, err = PushEdits(local(t), r, head, func(get func(string) ([]byte, bool)) (map[string][]byte, error) {
@@ -166,6 +169,17 @@ func TestPushEdits(t *testing.T) {
 		"top.md": "t", "docs/guide/x.md": "x2", "docs/guide-notes.md": "sorts between guide and guide/"} {
 		assert.Equal(t, want, s.run(repo, "show", "HEAD:"+p), p)
 	}
+
+	// A fetch from the pushed commit, whose files were kept from the head's
+	// and the edits, reads what a fetch of the whole branch reads.
+	kept, err := Fetch(local(t), r, Limits{})
+	require.NoError(t, err)
+	plain := r
+	plain.Cache = nil
+	whole, err := Fetch(local(t), plain, Limits{})
+	require.NoError(t, err)
+	assert.Equal(t, head, kept.Base)
+	assert.Equal(t, whole.Files, kept.Files)
 
 	// The same bytes: no commit.
 	same, err := PushEdits(local(t), r, head, func(func(string) ([]byte, bool)) (map[string][]byte, error) {
