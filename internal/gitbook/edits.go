@@ -71,11 +71,14 @@ func ApplyEdits(files, before map[string][]byte, changed []string, c *content.Co
 	// The page each file was read into is the one document page that holds
 	// what the file held.
 	found := map[pageKey][]*content.Page{}
+	titles := map[string]bool{}
 	for _, ed := range edits {
 		found[keyOf(&ed.was)] = nil
+		titles[ed.was.Title] = true
 	}
 	c.Walk(func(n, _ *content.Node, _ string) {
-		if n.Page.Type != enum.PageTypeDocument {
+		// The title first: a key holds the whole markdown.
+		if n.Page.Type != enum.PageTypeDocument || !titles[n.Page.Title] {
 			return
 		}
 		if pages, ok := found[keyOf(n.Page)]; ok {

@@ -1,12 +1,10 @@
 package gitsync
 
 import (
-	"container/list"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -14,6 +12,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
+
+	"github.com/bindery/bindery/internal/lru"
 )
 
 // go-git does not ask for thin packs by default, but its parser resolves
@@ -45,11 +45,8 @@ func init() {
 // recently used going first; a branch over half the bound is not kept.
 // A nil *Cache keeps nothing.
 type Cache struct {
-	mu      sync.Mutex
-	max     int64
-	used    int64
-	order   *list.List // of *cached, the most recently kept first
-	entries map[string]*list.Element
+	l   *lru.Cache[*cached]
+	max int64
 }
 
 // cached is a branch's commit and the objects reachable from it, and when
@@ -57,7 +54,6 @@ type Cache struct {
 // it reads only the files that changed. The map is never changed: a call
 // that needs another copies it.
 type cached struct {
-	key     string
 	head    plumbing.Hash
 	objects []plumbing.EncodedObject
 	size    int64
@@ -72,7 +68,7 @@ func NewCache(maxBytes int64) *Cache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &Cache{max: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
+	return &Cache{l: lru.New[*cached](int(maxBytes), int(maxBytes/2)), max: maxBytes}
 }
 
 func cacheKey(ep endpoint) string { return ep.url + "\x00" + ep.ref.String() }
@@ -82,20 +78,7 @@ func (c *Cache) take(key string) *cached {
 	if c == nil {
 		return nil
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.entries[key]
-	if !ok {
-		return nil
-	}
-	e := c.remove(el)
-	return e
-}
-
-func (c *Cache) remove(el *list.Element) *cached {
-	e := c.order.Remove(el).(*cached)
-	delete(c.entries, e.key)
-	c.used -= e.size
+	e, _ := c.l.Take(key)
 	return e
 }
 
@@ -120,17 +103,7 @@ func (c *Cache) keep(key string, s storer.EncodedObjectStorer, head *object.Comm
 			e.files, e.fileBytes, e.size = files, n, e.size+n
 		}
 	}
-	e.key = key
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[key]; ok {
-		c.remove(el)
-	}
-	c.entries[key] = c.order.PushFront(e)
-	c.used += e.size
-	for c.used > c.max {
-		c.remove(c.order.Back())
-	}
+	c.l.Replace(key, e, int(e.size))
 }
 
 // errTooLargeToKeep is a commit whose objects exceed what an entry may hold.

@@ -77,17 +77,28 @@ func (c *Cache[V]) Put(key string, value V, size int) {
 // Replace keeps value under key in place of the value kept, for a key
 // whose value is good only for a while (see graph.Generation).
 func (c *Cache[V]) Replace(key string, value V, size int) {
+	c.Take(key)
+	c.Put(key, value, size)
+}
+
+// Take removes the value of key and returns it, if kept: for a value that
+// one user at a time may hold (see gitsync.Cache).
+func (c *Cache[V]) Take(key string) (V, bool) {
+	var zero V
 	if c == nil {
-		return
+		return zero, false
 	}
 	c.mu.Lock()
-	if e, ok := c.byKey[key]; ok {
-		c.order.Remove(e)
-		delete(c.byKey, key)
-		c.size -= e.Value.(entry[V]).size
+	defer c.mu.Unlock()
+	e, ok := c.byKey[key]
+	if !ok {
+		return zero, false
 	}
-	c.mu.Unlock()
-	c.Put(key, value, size)
+	c.order.Remove(e)
+	delete(c.byKey, key)
+	kept := e.Value.(entry[V])
+	c.size -= kept.size
+	return kept.value, true
 }
 
 // Size is the sum of the sizes of the values kept.

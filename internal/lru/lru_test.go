@@ -32,12 +32,23 @@ func TestEvictsTheLeastRecentlyUsed(t *testing.T) {
 	v, _ = c.Get("a")
 	assert.Equal(t, "other", v, "Replace replaces")
 	assert.Equal(t, 5, c.Size())
+
+	v, ok = c.Take("a")
+	assert.True(t, ok)
+	assert.Equal(t, "other", v)
+	_, ok = c.Get("a")
+	assert.False(t, ok, "Take removes")
+	assert.Equal(t, 4, c.Size())
+	_, ok = c.Take("a")
+	assert.False(t, ok)
 }
 
 func TestNilHoldsNothing(t *testing.T) {
 	var c *lru.Cache[int]
 	c.Put("a", 1, 1)
 	_, ok := c.Get("a")
+	assert.False(t, ok)
+	_, ok = c.Take("a")
 	assert.False(t, ok)
 	assert.Zero(t, c.Size())
 }
