@@ -149,7 +149,7 @@ func (im *importer) entries() []*entry {
 		return im.inferTree()
 	}
 	im.summaryDir = dirOf(im.cfg.Summary)
-	entries, warnings := parseSummary(normalize(src))
+	entries, warnings := parsedSummary(normalize(src))
 	for _, w := range warnings {
 		im.warn(im.cfg.Summary + ": " + w)
 	}

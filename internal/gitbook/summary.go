@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/bindery/bindery/internal/lru"
 )
 
 // entry is an item of the table of contents: a "## heading" (a group), a
@@ -32,6 +34,28 @@ var (
 // entries are the top-level bullets that follow, and a thematic break
 // ("---") ends the group, so that top-level pages can follow one (GitBook
 // reads a break as the end of a part). The "# " title is not an entry.
+// summaries keeps tables of contents parsed, by their text: a sync of page
+// edits reads the same SUMMARY.md every time, and parsing it is work that
+// grows with the pages. Entries are not changed once parsed, so imports
+// share them.
+var summaries = lru.New[summary](16<<20, 8<<20)
+
+type summary struct {
+	entries  []*entry
+	warnings []string
+}
+
+// parsedSummary is parseSummary, kept in summaries.
+func parsedSummary(src string) ([]*entry, []string) {
+	if s, ok := summaries.Get(src); ok {
+		return s.entries, s.warnings
+	}
+	entries, warnings := parseSummary(src)
+	// Counted as the text and the entries, a few times as large.
+	summaries.Put(src, summary{entries, warnings}, 4*len(src))
+	return entries, warnings
+}
+
 func parseSummary(src string) ([]*entry, []string) {
 	type open struct {
 		indent int

@@ -72,3 +72,20 @@ func TestSummaryEscapes(t *testing.T) {
 		require.Equal(t, []string{"## " + title, "  " + title + " -> a b.md"}, outline(got), strings.ReplaceAll(string(w.bytes()), "\n", "⏎"))
 	}
 }
+
+// A table of contents read again is the one parsed before, and imports
+// that share it read the same pages.
+func TestParsedSummaryIsKept(t *testing.T) {
+	files := readDir(t, "testdata/repo")
+	src := normalize(files["SUMMARY.md"])
+	first, _ := parsedSummary(src)
+	again, _ := parsedSummary(src)
+	require.NotEmpty(t, first)
+	require.Same(t, first[0], again[0])
+
+	one, err := Import(files, nil, ids(), testNow)
+	require.NoError(t, err)
+	two, err := Import(files, nil, ids(), testNow)
+	require.NoError(t, err)
+	require.Equal(t, one, two)
+}
