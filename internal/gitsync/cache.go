@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -51,13 +52,15 @@ type Cache struct {
 
 // cached is a branch's commit and the objects reachable from it, and when
 // known its regular files by path (Snapshot.Files), so that a fetch from
-// it reads only the files that changed. The map is never changed: a call
-// that needs another copies it.
+// it reads only the files that changed. Neither map is changed once kept:
+// a call that needs another copies it.
 type cached struct {
 	head    plumbing.Hash
-	objects []plumbing.EncodedObject
-	size    int64
-	files   map[string][]byte
+	objects map[plumbing.Hash]plumbing.EncodedObject
+	// size is the objects' sizes together, garbage a bound on those of
+	// objects no longer reachable (see keepChanged).
+	size, garbage int64
+	files         map[string][]byte
 	// fileBytes is the files' bytes together.
 	fileBytes int64
 }
@@ -84,8 +87,7 @@ func (c *Cache) take(key string) *cached {
 
 // keep makes head, and the objects of s reachable from it, key's entry,
 // with head's files when not nil (which the entry then owns). An entry
-// that cannot be read whole is not kept; files that would make it over
-// half the bound are not kept with it.
+// that cannot be read whole is not kept.
 func (c *Cache) keep(key string, s storer.EncodedObjectStorer, head *object.Commit, files map[string][]byte) {
 	if c == nil || head == nil {
 		return
@@ -94,16 +96,63 @@ func (c *Cache) keep(key string, s storer.EncodedObjectStorer, head *object.Comm
 	if err != nil {
 		return
 	}
+	c.put(key, e, files)
+}
+
+// keepChanged makes head key's entry from base, the entry of the commit
+// that d compared head with: base's objects with the ones d met on
+// head's side, and base's files with d's changes (files, when not nil,
+// are those already). What it costs follows the change. The objects of
+// base that head no longer reaches stay, counted as garbage; past half
+// the entry, keep reads it anew.
+func (c *Cache) keepChanged(key string, s storer.EncodedObjectStorer, base *cached, head *object.Commit, d *differ, files map[string][]byte) {
+	if c == nil || head == nil {
+		return
+	}
+	if base.garbage+d.dropped > base.size/2 {
+		c.keep(key, s, head, files)
+		return
+	}
+	e := &cached{head: head.Hash, objects: maps.Clone(base.objects), size: base.size, garbage: base.garbage + d.dropped}
+	for _, h := range append(d.added, head.Hash, head.TreeHash) {
+		if _, ok := e.objects[h]; ok {
+			continue
+		}
+		o, err := s.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return
+		}
+		e.objects[h] = o
+		if e.size += o.Size(); e.size > c.max/2 {
+			return
+		}
+	}
+	if files == nil && base.files != nil {
+		files, _ = d.apply(base.files, base.fileBytes, Limits{}.withDefaults())
+	}
+	c.put(key, e, files)
+}
+
+// reuse keeps e again under key, unchanged.
+func (c *Cache) reuse(key string, e *cached) {
+	if c != nil && e != nil {
+		c.l.Replace(key, e, int(e.size+e.fileBytes))
+	}
+}
+
+// put keeps e, with files when they fit in half the bound beside its
+// objects.
+func (c *Cache) put(key string, e *cached, files map[string][]byte) {
 	if files != nil {
 		var n int64
 		for _, b := range files {
 			n += int64(len(b))
 		}
 		if e.size+n <= c.max/2 {
-			e.files, e.fileBytes, e.size = files, n, e.size+n
+			e.files, e.fileBytes = files, n
 		}
 	}
-	c.l.Replace(key, e, int(e.size))
+	c.l.Replace(key, e, int(e.size+e.fileBytes))
 }
 
 // errTooLargeToKeep is a commit whose objects exceed what an entry may hold.
@@ -113,7 +162,7 @@ var errTooLargeToKeep = errors.New("gitsync: too large to keep")
 // at most max bytes. Submodules are commits of other repositories, not
 // here; the same object met twice is kept once.
 func reachable(s storer.EncodedObjectStorer, head *object.Commit, max int64) (*cached, error) {
-	e := &cached{head: head.Hash}
+	e := &cached{head: head.Hash, objects: map[plumbing.Hash]plumbing.EncodedObject{}}
 	seen := map[plumbing.Hash]bool{}
 	add := func(h plumbing.Hash) error {
 		if seen[h] {
@@ -124,7 +173,7 @@ func reachable(s storer.EncodedObjectStorer, head *object.Commit, max int64) (*c
 		if err != nil {
 			return err
 		}
-		e.objects = append(e.objects, o)
+		e.objects[h] = o
 		if e.size += o.Size(); e.size > max {
 			return errTooLargeToKeep
 		}

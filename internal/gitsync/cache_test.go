@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/bindery/bindery/internal/gitsync/gitsynctest"
 )
 
 // bulky returns n files of 4 kB that do not compress, so that what a
@@ -226,4 +229,67 @@ func TestChangedPaths(t *testing.T) {
 	s.commit("paths.git", map[string]string{"b.md": "b", "c.md": "c"}, "Four", "A <a@example.com>", when)
 	_, err = Fetch(local(t), r, Limits{MaxFiles: 6})
 	require.ErrorIs(t, err, ErrTooLarge)
+}
+
+// TestCacheStaysWholeOverManySyncs alternates commits made elsewhere,
+// fetches and pushes of edits on a kept branch, each entry made from the
+// one before, and checks after each that the entry holds every object of
+// its commit and the files a plain fetch reads.
+func TestCacheStaysWholeOverManySyncs(t *testing.T) {
+	t.Parallel()
+	s := newGitServer(t)
+	r := s.bare("many.git")
+	r.Cache = NewCache(64 << 20)
+	plain := r
+	plain.Cache = nil
+	ep, err := parseRemote(r)
+	require.NoError(t, err)
+	files := map[string]string{"a.md": "a", "docs/b.md": "b", "docs/deep/c.md": "c", "docs/deep/d.md": "d", "e/f.md": "f"}
+	s.commit("many.git", files, "First", "A <a@example.com>", when)
+	whole := func() {
+		t.Helper()
+		e, ok := r.Cache.l.Get(cacheKey(ep))
+		require.True(t, ok)
+		st := newLimitedStorage(Limits{}.withDefaults())
+		require.NoError(t, e.seed(st, ep.ref))
+		head, err := object.GetCommit(st, e.head)
+		require.NoError(t, err)
+		_, err = reachable(st, head, 1<<30)
+		require.NoError(t, err, "the entry holds every object of its commit")
+		kept, err := Fetch(local(t), r, Limits{})
+		require.NoError(t, err)
+		read, err := Fetch(local(t), plain, Limits{})
+		require.NoError(t, err)
+		require.Equal(t, text(read.Files), text(kept.Files))
+	}
+	for i := range 12 {
+		switch i % 3 {
+		case 0: // elsewhere: an edit, a file added, a folder removed or made again
+			change := map[string]string{"a.md": fmt.Sprintf("a%d", i), fmt.Sprintf("new/%d.md", i): "n"}
+			if i%2 == 0 {
+				change["docs/deep/c.md"], change["docs/deep/d.md"] = gitsynctest.Deleted, gitsynctest.Deleted
+			} else {
+				change["docs/deep/c.md"], change["docs/deep/d.md"] = "c", "d"
+			}
+			s.commit("many.git", change, "Elsewhere", "B <b@example.com>", when)
+			_, err := Fetch(local(t), r, Limits{})
+			require.NoError(t, err)
+		case 1: // edits pushed
+			_, err := PushEdits(local(t), r, s.head("many.git"), func(func(string) ([]byte, bool)) (map[string][]byte, error) {
+				return map[string][]byte{"docs/b.md": []byte(fmt.Sprintf("b%d", i)), fmt.Sprintf("pushed/%d.md", i): []byte("p")}, nil
+			}, "Edits", bot, Limits{})
+			require.NoError(t, err)
+		default: // a whole export
+			snap, err := Fetch(local(t), r, Limits{})
+			require.NoError(t, err)
+			all := map[string][]byte{}
+			for p, b := range snap.Files {
+				all[p] = b
+			}
+			all["e/f.md"] = []byte(fmt.Sprintf("f%d", i))
+			_, err = Push(local(t), r, snap.Commit, "", all, "Whole", bot, Limits{})
+			require.NoError(t, err)
+		}
+		whole()
+	}
 }

@@ -40,9 +40,9 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 		Author:  Signature{Name: b.head.Author.Name, Email: b.head.Author.Email, When: b.head.Author.When},
 	}
 	var files map[string][]byte
+	var d *differ
 	if b.base != nil {
-		d, err := changes(b.repo.Storer, b.base, b.head)
-		if err != nil {
+		if d, err = changes(b.repo.Storer, b.base, b.head); err != nil {
 			return nil, ep.fail(ctx, "fetch", nil, err)
 		}
 		snap.Base, snap.Changed, snap.Before = b.base.Hash.String(), d.paths, d.before
@@ -60,7 +60,11 @@ func Fetch(ctx context.Context, r Remote, l Limits) (*Snapshot, error) {
 	}
 	// The caller may change its map, the one kept may not change.
 	snap.Files = maps.Clone(files)
-	r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head, files)
+	if d != nil {
+		r.Cache.keepChanged(cacheKey(ep), b.repo.Storer, b.kept, b.head, d, files)
+	} else {
+		r.Cache.keep(cacheKey(ep), b.repo.Storer, b.head, files)
+	}
 	return snap, nil
 }
 
@@ -83,6 +87,11 @@ type differ struct {
 	s             storer.EncodedObjectStorer
 	paths         []string
 	before, after map[string][]byte
+	// added are the objects of the second tree where it differs (its
+	// trees there, and the entries at the paths); dropped is the size of
+	// the first tree's.
+	added   []plumbing.Hash
+	dropped int64
 }
 
 // apply returns files, the regular files of the first tree (of total
@@ -108,6 +117,7 @@ func (d *differ) trees(dir string, from, to plumbing.Hash) error {
 	if from == to {
 		return nil
 	}
+	d.note(from, to)
 	a, err := d.entries(from)
 	if err != nil {
 		return err
@@ -156,6 +166,14 @@ func (d *differ) entry(p string, a, b object.TreeEntry) error {
 	if a.Mode != filemode.Dir && a.Mode != filemode.Empty || b.Mode != filemode.Dir && b.Mode != filemode.Empty {
 		d.paths = append(d.paths, p)
 	}
+	// A submodule's commit is another repository's: no object here.
+	if a.Mode == filemode.Dir || a.Mode == filemode.Submodule {
+		a.Hash = plumbing.ZeroHash
+	}
+	if b.Mode == filemode.Dir || b.Mode == filemode.Submodule {
+		b.Hash = plumbing.ZeroHash
+	}
+	d.note(a.Hash, b.Hash)
 	for _, side := range []struct {
 		e     object.TreeEntry
 		files map[string][]byte
@@ -173,6 +191,19 @@ func (d *differ) entry(p string, a, b object.TreeEntry) error {
 		side.files[p] = data
 	}
 	return nil
+}
+
+// note counts the object from (ZeroHash for none) as dropped and to as
+// added.
+func (d *differ) note(from, to plumbing.Hash) {
+	if !from.IsZero() {
+		if n, err := d.s.EncodedObjectSize(from); err == nil {
+			d.dropped += n
+		}
+	}
+	if !to.IsZero() {
+		d.added = append(d.added, to)
+	}
 }
 
 // entries are the entries of the tree h by name; none for ZeroHash.
@@ -213,14 +244,23 @@ type branch struct {
 	kept *cached
 }
 
-// headFiles returns the kept files of the head, when the head is the
-// kept commit and its files were kept; nil otherwise. They are not to be
-// changed.
-func (b *branch) headFiles() map[string][]byte {
-	if b.kept == nil || b.head == nil || b.kept.head != b.head.Hash {
-		return nil
+// keep puts c in the branch's entry for commit: the kept one again when
+// commit is the kept commit, else made from it when commit's parent is
+// (what a push makes), else read whole.
+func (b *branch) keep(c *Cache, key string, commit *object.Commit) {
+	switch {
+	case commit == nil:
+	case b.kept != nil && commit.Hash == b.kept.head:
+		c.reuse(key, b.kept)
+	case b.kept != nil && b.head != nil && b.head.Hash == b.kept.head && commit.NumParents() == 1 && commit.ParentHashes[0] == b.kept.head:
+		d, err := changes(b.repo.Storer, b.head, commit)
+		if err != nil {
+			return
+		}
+		c.keepChanged(key, b.repo.Storer, b.kept, commit, d, nil)
+	default:
+		c.keep(key, b.repo.Storer, commit, nil)
 	}
-	return b.kept.files
 }
 
 // fetchBranch fetches the branch's head at depth 1, starting from what

@@ -43,9 +43,8 @@ func Push(ctx context.Context, r Remote, parent string, dir string, files map[st
 			return "", err
 		}
 	}
-	return push(ctx, r, parent, message, author, l, func(b *branch, l Limits) (plumbing.Hash, map[string][]byte, error) {
-		tree, err := newTree(b.repo.Storer, b.head, dir, files, l)
-		return tree, nil, err
+	return push(ctx, r, parent, message, author, l, func(b *branch, l Limits) (plumbing.Hash, error) {
+		return newTree(b.repo.Storer, b.head, dir, files, l)
 	})
 }
 
@@ -62,13 +61,13 @@ var ErrNotEdits = errors.New("gitsync: not a change of a few files")
 func PushEdits(ctx context.Context, r Remote, parent string,
 	edit func(read func(path string) ([]byte, bool)) (map[string][]byte, error),
 	message string, author Signature, l Limits) (string, error) {
-	return push(ctx, r, parent, message, author, l, func(b *branch, l Limits) (plumbing.Hash, map[string][]byte, error) {
+	return push(ctx, r, parent, message, author, l, func(b *branch, l Limits) (plumbing.Hash, error) {
 		if b.head == nil {
-			return plumbing.ZeroHash, nil, ErrNotEdits
+			return plumbing.ZeroHash, ErrNotEdits
 		}
 		tree, err := b.head.Tree()
 		if err != nil {
-			return plumbing.ZeroHash, nil, fmt.Errorf("reading the tree: %w", err)
+			return plumbing.ZeroHash, fmt.Errorf("reading the tree: %w", err)
 		}
 		files, err := edit(func(p string) ([]byte, bool) {
 			e, err := tree.FindEntry(p)
@@ -79,28 +78,21 @@ func PushEdits(ctx context.Context, r Remote, parent string,
 			return data, err == nil
 		})
 		if err != nil {
-			return plumbing.ZeroHash, nil, err
+			return plumbing.ZeroHash, err
 		}
 		for p := range files {
 			if err := checkPath(p); err != nil {
-				return plumbing.ZeroHash, nil, err
+				return plumbing.ZeroHash, err
 			}
 		}
-		h, err := editTree(b.repo.Storer, b.head.TreeHash, files)
-		// The files of the new commit, when those of the head are kept.
-		var all map[string][]byte
-		if held := b.headFiles(); held != nil {
-			all = maps.Clone(held)
-			maps.Copy(all, files)
-		}
-		return h, all, err
+		return editTree(b.repo.Storer, b.head.TreeHash, files)
 	})
 }
 
 // push makes one commit on r's branch, whose tree build writes, and pushes
 // it (see Push).
 func push(ctx context.Context, r Remote, parent, message string, author Signature, l Limits,
-	build func(b *branch, l Limits) (plumbing.Hash, map[string][]byte, error)) (string, error) {
+	build func(b *branch, l Limits) (plumbing.Hash, error)) (string, error) {
 	ep, release, err := open(ctx, r)
 	if err != nil {
 		return "", err
@@ -121,13 +113,13 @@ func push(ctx context.Context, r Remote, parent, message string, author Signatur
 	}
 	// What was fetched is kept whatever becomes of the push; the new
 	// commit instead once pushed.
-	kept, keptFiles := b.head, b.headFiles()
-	defer func() { r.Cache.keep(cacheKey(ep), b.repo.Storer, kept, keptFiles) }()
+	kept := b.head
+	defer func() { b.keep(r.Cache, cacheKey(ep), kept) }()
 	if head != parent {
 		return "", ep.fail(ctx, "push", ErrMoved, nil)
 	}
 
-	tree, files, err := build(b, l)
+	tree, err := build(b, l)
 	if errors.Is(err, ErrNotEdits) {
 		return "", err
 	}
@@ -162,7 +154,6 @@ func push(ctx context.Context, r Remote, parent, message string, author Signatur
 		}
 		return "", ep.fail(ctx, "push", nil, err)
 	}
-	keptFiles = files
 	kept, _ = b.repo.CommitObject(commit)
 	return commit.String(), nil
 }
