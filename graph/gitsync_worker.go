@@ -513,17 +513,6 @@ func (w *GitSyncWorker) branchContent(ctx context.Context, j *gitJob, snap *gitr
 	return files, gitOutcome{}, nil
 }
 
-// fetchBranch reads the head of a branch and fetches it: nil for an empty
-// repository or a branch to be made.
-func fetchBranch(ctx context.Context, rm gitremote.Remote) (*gitremote.Snapshot, error) {
-	head, err := gitremote.Head(ctx, rm)
-	if err != nil || head == "" {
-		return nil, remote(err)
-	}
-	snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
-	return snap, remote(err)
-}
-
 // runSync runs an automatic operation of a connected space: from the pair
 // last synced, it brings the branch's new commits in when only the branch
 // moved, pushes the space's new revisions when only the space moved, and
@@ -550,13 +539,14 @@ func (w *GitSyncWorker) runSync(ctx context.Context, j *gitJob, u *ent.User, rm 
 	branchMoved := head != "" && head != syncedCommit
 	spaceMoved := deref(s.RevisionID) != syncedRev
 	if branchMoved {
-		snap, err := fetchBranch(ctx, rm)
+		// The head was just read: fetch it, without reading it again.
+		snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
 		switch {
-		case err != nil:
-			return gitOutcome{}, err
-		case snap == nil:
+		case errors.Is(err, gitremote.ErrNotFound):
 			// Deleted since: the export below makes it again.
 			head, spaceMoved = "", true
+		case err != nil:
+			return gitOutcome{}, remote(err)
 		case spaceMoved:
 			return w.branchAsChangeRequest(ctx, j, u, snap, syncedRev)
 		default:
