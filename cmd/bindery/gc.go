@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,17 @@ import (
 // container from being killed for memory when the live heap grows: near
 // it, the collector runs more often (at most half the CPU, the runtime's
 // limiter) instead of the heap doubling past it.
+
+// gcPercent returns GOGC as the runtime applies it: -1 when off.
+func gcPercent() int64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 100
+	}
+	// Off is -1, which the metric shows as a uint64.
+	return max(int64(s[0].Value.Uint64()), -1)
+}
 
 // cgroupUnlimited is where cgroup v1's memory.limit_in_bytes starts to mean
 // no limit: it reads as the largest page count times the page size
@@ -123,8 +135,9 @@ func memoryLimit(setting config.MemoryLimit, getenv func(string) string, fsys fs
 }
 
 // tuneMemory sets the Go runtime's soft memory limit for `bindery serve`
-// (see memoryLimit) and logs it.
-func tuneMemory(setting config.MemoryLimit, getenv func(string) string, log *slog.Logger) {
+// (see memoryLimit) and the heap floor (heapfloor.go), and logs them; stop
+// ends the floor when the server stops.
+func tuneMemory(setting config.MemoryLimit, floor int64, getenv func(string) string, log *slog.Logger) (stop func()) {
 	limit, from, set, err := memoryLimit(setting, getenv, os.DirFS("/"))
 	if err != nil {
 		log.Warn("the cgroup's memory limit could not be read; no limit is set", "error", err)
@@ -140,5 +153,7 @@ func tuneMemory(setting config.MemoryLimit, getenv func(string) string, log *slo
 	if gogc == "" {
 		gogc = "100"
 	}
-	log.Info("garbage collector", "GOGC", gogc, "memory_limit", shown, "from", from)
+	held, stop := startHeapFloor(floor, gcPercent(), debug.SetMemoryLimit(-1))
+	log.Info("garbage collector", "GOGC", gogc, "memory_limit", shown, "from", from, "heap_floor", held)
+	return stop
 }

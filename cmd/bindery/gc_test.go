@@ -109,8 +109,9 @@ func TestMemoryLimitSetting(t *testing.T) {
 	assert.Equal(t, int64(700<<20), limit)
 }
 
-// bindery serve applies BINDERY_MEMORY_LIMIT, leaves the proportional
-// target to GOGC, and keeps an operator's GOMEMLIMIT. It changes the
+// bindery serve applies BINDERY_MEMORY_LIMIT and the heap floor, leaves
+// the proportional target to GOGC once stopped, and keeps an operator's
+// GOMEMLIMIT. It changes the
 // process's collector, so it does not run beside other tests.
 func TestServeAppliesMemoryLimit(t *testing.T) {
 	beforeLimit, beforePercent := debug.SetMemoryLimit(-1), debug.SetGCPercent(100)
@@ -143,7 +144,7 @@ func TestServeAppliesMemoryLimit(t *testing.T) {
 	log := serveWith(map[string]string{"BINDERY_MEMORY_LIMIT": "300MiB"})
 	assert.Equal(t, int64(300<<20), debug.SetMemoryLimit(-1))
 	assert.Equal(t, 100, debug.SetGCPercent(100), "Go's proportional target stays on")
-	assert.Contains(t, log, `msg="garbage collector" GOGC=100 memory_limit=314572800 from=BINDERY_MEMORY_LIMIT`)
+	assert.Contains(t, log, `msg="garbage collector" GOGC=100 memory_limit=314572800 from=BINDERY_MEMORY_LIMIT heap_floor=50331648`)
 
 	debug.SetMemoryLimit(123 << 20) // as the runtime applies GOMEMLIMIT at start
 	log = serveWith(map[string]string{"BINDERY_MEMORY_LIMIT": "300MiB", "GOMEMLIMIT": "123MiB", "GOGC": "150"})
@@ -152,5 +153,11 @@ func TestServeAppliesMemoryLimit(t *testing.T) {
 
 	log = serveWith(map[string]string{"BINDERY_MEMORY_LIMIT": "off"})
 	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
-	assert.Contains(t, log, "memory_limit=none")
+	assert.Contains(t, log, "memory_limit=none from=BINDERY_MEMORY_LIMIT heap_floor=50331648")
+
+	log = serveWith(map[string]string{"BINDERY_MEMORY_LIMIT": "64MiB", "BINDERY_HEAP_FLOOR_BYTES": "33554432"})
+	assert.Contains(t, log, "memory_limit=67108864 from=BINDERY_MEMORY_LIMIT heap_floor=16777216", "a quarter of the limit at most")
+	log = serveWith(map[string]string{"BINDERY_HEAP_FLOOR_BYTES": "0"})
+	assert.Contains(t, log, "heap_floor=0")
+	assert.Equal(t, 100, debug.SetGCPercent(100), "a server that stopped leaves GOGC as it found it")
 }

@@ -173,7 +173,7 @@ func serve(ctx context.Context, cfg config.Config, args []string, getenv func(st
 	if err := secretKey(&cfg, log); err != nil {
 		return err
 	}
-	tuneMemory(cfg.MemoryLimit, getenv, log)
+	defer tuneMemory(cfg.MemoryLimit, cfg.HeapFloorBytes, getenv, log)()
 	// The ports first: a port that is taken fails the start before the
 	// database is touched or a token minted.
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -131,6 +131,9 @@ type Config struct {
 	// MemoryLimit is the Go runtime's soft memory limit under `bindery
 	// serve`, unless GOMEMLIMIT is set.
 	MemoryLimit MemoryLimit
+	// HeapFloorBytes is the heap below which the collector of `bindery
+	// serve` does not start a cycle; 0 turns the floor off.
+	HeapFloorBytes int64
 	// SignUp says who may get an account by signing in (see SignUp).
 	SignUp SignUp
 	// OIDCProviders are the OpenID Connect providers people sign in with.
@@ -178,6 +181,7 @@ func Default() Config {
 		PageCacheBytes:             32 << 20,
 		GitCacheBytes:              64 << 20,
 		MemoryLimit:                MemoryLimit{Percent: 90},
+		HeapFloorBytes:             48 << 20,
 		SignUp:                     SignUpClosed,
 		SessionIdle:                14 * 24 * time.Hour,
 		SessionLifetime:            30 * 24 * time.Hour,
@@ -225,6 +229,7 @@ var Env = []struct{ Name, Flag, Default, Meaning string }{
 	{"BINDERY_CORS_ORIGINS", "", "none", "Comma-separated origins (`https://app.example.com`) whose pages may call the APIs from a browser, or `*` for any; see docs/api/conventions.md, Browsers and CORS."},
 	{"BINDERY_METRICS_ADDR", "", "the main address", "Address (`127.0.0.1:9090`) of a separate listener serving Prometheus metrics at `/metrics`; set, `/metrics` is no longer served on the main address. Unauthenticated: keep it private."},
 	{"BINDERY_MEMORY_LIMIT", "", "90%", "Soft memory limit of the Go runtime under `serve`: a share of the cgroup's memory limit (`90%`; none when the machine or container sets no limit), a size (`512MiB`, `2GiB`), or `off`. `GOMEMLIMIT`, when set, wins. See docs/operations.md, Memory."},
+	{"BINDERY_HEAP_FLOOR_BYTES", "", "50331648", "Heap below which the garbage collector of `serve` does not start a cycle (48 MiB), whatever `GOGC`'s target over a small live heap; 0 for none. At most a quarter of the soft memory limit. See docs/operations.md, Memory."},
 	{"BINDERY_SIGN_UP", "", "closed", "Who gets an account by signing in with an address Bindery does not know: `closed` (nobody; invitations and SAML make accounts) or `domains` (people whose email domain an organization lists in `emailDomains`). See docs/sign-in.md."},
 	{"BINDERY_OIDC_PROVIDERS", "", "none", "OpenID Connect providers people sign in with: a JSON array of `{\"name\", \"issuer\", \"clientId\", \"clientSecret\", \"scopes\"}`; each one's redirect URI is `<public URL>/auth/oidc/<name in lower case>/callback`. See docs/sign-in.md."},
 	{"BINDERY_SESSION_IDLE", "", "336h", "A browser session unused for this long ends (14 days)."},
@@ -308,6 +313,13 @@ func (c *Config) FromEnv(getenv func(string) string) error {
 			return fmt.Errorf("BINDERY_MEMORY_LIMIT: %w", err)
 		}
 		c.MemoryLimit = m
+	}
+	if v := getenv("BINDERY_HEAP_FLOOR_BYTES"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("BINDERY_HEAP_FLOOR_BYTES: %q is not a size in bytes (0 for none)", v)
+		}
+		c.HeapFloorBytes = n
 	}
 	if v := getenv("BINDERY_DRAIN_DELAY"); v != "" {
 		d, err := time.ParseDuration(v)

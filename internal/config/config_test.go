@@ -203,3 +203,18 @@ func TestMemoryLimit(t *testing.T) {
 	assert.ErrorContains(t, c.FromEnv(func(k string) string { return map[string]string{"BINDERY_MEMORY_LIMIT": "1G"}[k] }),
 		"BINDERY_MEMORY_LIMIT")
 }
+
+// BINDERY_HEAP_FLOOR_BYTES: 48 MiB by default, a size in bytes, 0 for none.
+func TestHeapFloor(t *testing.T) {
+	assert.Equal(t, int64(48<<20), Default().HeapFloorBytes)
+	for in, want := range map[string]int64{"0": 0, "100000000": 100000000} {
+		c := Default()
+		require.NoError(t, c.FromEnv(func(k string) string { return map[string]string{"BINDERY_HEAP_FLOOR_BYTES": in}[k] }))
+		assert.Equal(t, want, c.HeapFloorBytes, in)
+	}
+	for _, in := range []string{"-1", "48MiB", "lots"} {
+		c := Default()
+		assert.ErrorContains(t, c.FromEnv(func(k string) string { return map[string]string{"BINDERY_HEAP_FLOOR_BYTES": in}[k] }),
+			"BINDERY_HEAP_FLOOR_BYTES", in)
+	}
+}
