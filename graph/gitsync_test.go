@@ -230,6 +230,53 @@ func TestGitSyncRefusesToOverwriteWithoutForce(t *testing.T) {
 	assert.Contains(t, g.show(t, "guide/install.md"), "Edited in Bindery.")
 }
 
+// A branch pushed to between the export's reading of its head and its
+// fetch: the export pushes nothing over what it did not read, and is
+// tried again later, when it commits on top of the new head.
+func TestGitExportOfABranchMovedBeforeItsFetch(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	g := newGitRepo(t, "docs.git")
+	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
+	space := createSpace(t, e, "Raced")
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken,
+		map[string]any{"url": g.withCredentials(), "ref": "main"}, http.StatusNoContent)
+	require.Equal(t, "SUCCESS", runGit(t, e, space).Space.GitSyncOperations.Nodes[0].State)
+
+	install := pageByPath(t, e, space, "guide/install")
+	e.GraphQL(e.OwnerToken, `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { revision { id } } }`,
+		map[string]any{"in": map[string]any{"spaceId": space, "pageId": install["id"], "markdown": "Edited in Bindery.\n"}})
+	// The Git side has a commit too, so that the export (with force) reads
+	// and rewrites the whole branch.
+	g.srv.Commit(g.name, map[string]string{"reference/api.md": "# API\n\nEdited in Git.\n"}, "Git side", "Bob <bob@example.com>", when)
+
+	// The export reads the head, then fetches: the racing commit lands
+	// between the two.
+	var racing string
+	pushes := g.srv.Pushes() + 1 // the racing commit's, through the server too
+	g.srv.BeforeNextRefs(func() {
+		g.srv.BeforeNextRefs(func() {
+			racing = g.srv.Commit(g.name, map[string]string{"src/main.go": "package main // raced\n"}, "Racing", "Cy <cy@example.com>", when)
+		})
+	})
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/export", e.OwnerToken,
+		map[string]any{"url": g.withCredentials(), "ref": "main", "commitMessage": "Mine", "force": true}, http.StatusNoContent)
+	op := runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	require.NotEmpty(t, racing, "the branch moved between the two readings")
+	assert.Equal(t, "RUNNING", op.State, "%v", op.Error)
+	assert.Equal(t, racing, g.srv.Head(g.name), "nothing pushed over the racing commit")
+	assert.Equal(t, pushes, g.srv.Pushes(), "nor tried: the fetch saw that the branch had moved")
+
+	e.Clock.Advance(time.Minute)
+	op = runGit(t, e, space).Space.GitSyncOperations.Nodes[0]
+	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.Equal(t, racing+"\n", g.srv.Run(g.srv.Dir(g.name), "rev-parse", "main^"), "on top of the racing commit")
+	assert.Equal(t, "package main // raced\n", g.show(t, "src/main.go"), "what is not the space's stays as the racing commit left it")
+	assert.Contains(t, g.show(t, "guide/install.md"), "Edited in Bindery.")
+	assert.Equal(t, pushes+1, g.srv.Pushes())
+}
+
 // What a client gets wrong is refused at once, in the /v1 envelope; what
 // only the repository can tell ends the operation in FAILURE.
 func TestGitSyncRequestsRefused(t *testing.T) {

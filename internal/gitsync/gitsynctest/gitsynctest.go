@@ -81,8 +81,36 @@ type Server struct {
 	URL      string
 	Password string
 	// sent and received count the packfile traffic: the bodies of
-	// upload-pack's answers, and of receive-pack's requests.
-	sent, received atomic.Int64
+	// upload-pack's answers, and of receive-pack's requests; pushes counts
+	// the pushes begun.
+	sent, received, pushes atomic.Int64
+
+	mu       sync.Mutex
+	nextRefs func()
+}
+
+// Pushes is how many pushes the server has seen begin (ref listings for
+// git-receive-pack, with credentials), whether or not they went on to send
+// anything.
+func (s *Server) Pushes() int64 { return s.pushes.Load() }
+
+// BeforeNextRefs has the server run f, once, before it next lists its
+// refs to a reader (GET info/refs?service=git-upload-pack: the start of a
+// fetch, or an ls-remote), so that a test can move a branch between two
+// readings of it.
+func (s *Server) BeforeNextRefs(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextRefs = f
+}
+
+// takeNextRefs returns what BeforeNextRefs set, and forgets it.
+func (s *Server) takeNextRefs() func() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.nextRefs
+	s.nextRefs = nil
+	return f
 }
 
 // Sent is how many bytes the server has sent in answer to fetches (the
@@ -101,8 +129,18 @@ func NewServer(t testing.TB) *Server {
 	h := Handler(execPath, s.root, User, s.Password, logWriter{t})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/info/refs") &&
+			r.URL.Query().Get("service") == "git-upload-pack":
+			if f := s.takeNextRefs(); f != nil {
+				f()
+			}
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-upload-pack"):
 			w = &countingWriter{ResponseWriter: w, n: &s.sent}
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/info/refs") &&
+			r.URL.Query().Get("service") == "git-receive-pack":
+			if _, _, ok := r.BasicAuth(); ok { // not git's first try, without credentials
+				s.pushes.Add(1)
+			}
 		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack"):
 			r.Body = &countingReader{ReadCloser: r.Body, n: &s.received}
 		}
