@@ -52,6 +52,8 @@ type GitSyncOperation struct {
 	CommitMessage *string `json:"commit_message,omitempty"`
 	// Force holds the value of the "force" field.
 	Force bool `json:"force,omitempty"`
+	// Standalone holds the value of the "standalone" field.
+	Standalone bool `json:"standalone,omitempty"`
 	// Credentials holds the value of the "credentials" field.
 	Credentials *string `json:"-"`
 	// SSHKnownHosts holds the value of the "ssh_known_hosts" field.
@@ -101,7 +103,7 @@ func (*GitSyncOperation) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case gitsyncoperation.FieldForce, gitsyncoperation.FieldAutomatic:
+		case gitsyncoperation.FieldForce, gitsyncoperation.FieldStandalone, gitsyncoperation.FieldAutomatic:
 			values[i] = new(sql.NullBool)
 		case gitsyncoperation.FieldDispatchedTasks, gitsyncoperation.FieldCompletedTasks, gitsyncoperation.FieldAttempts:
 			values[i] = new(sql.NullInt64)
@@ -229,6 +231,12 @@ func (_m *GitSyncOperation) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field force", values[i])
 			} else if value.Valid {
 				_m.Force = value.Bool
+			}
+		case gitsyncoperation.FieldStandalone:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field standalone", values[i])
+			} else if value.Valid {
+				_m.Standalone = value.Bool
 			}
 		case gitsyncoperation.FieldCredentials:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -387,6 +395,9 @@ func (_m *GitSyncOperation) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("force=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Force))
+	builder.WriteString(", ")
+	builder.WriteString("standalone=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Standalone))
 	builder.WriteString(", ")
 	builder.WriteString("credentials=<sensitive>")
 	builder.WriteString(", ")

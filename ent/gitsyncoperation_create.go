@@ -217,6 +217,20 @@ func (_c *GitSyncOperationCreate) SetNillableForce(v *bool) *GitSyncOperationCre
 	return _c
 }
 
+// SetStandalone sets the "standalone" field.
+func (_c *GitSyncOperationCreate) SetStandalone(v bool) *GitSyncOperationCreate {
+	_c.mutation.SetStandalone(v)
+	return _c
+}
+
+// SetNillableStandalone sets the "standalone" field if the given value is not nil.
+func (_c *GitSyncOperationCreate) SetNillableStandalone(v *bool) *GitSyncOperationCreate {
+	if v != nil {
+		_c.SetStandalone(*v)
+	}
+	return _c
+}
+
 // SetCredentials sets the "credentials" field.
 func (_c *GitSyncOperationCreate) SetCredentials(v string) *GitSyncOperationCreate {
 	_c.mutation.SetCredentials(v)
@@ -429,6 +443,10 @@ func (_c *GitSyncOperationCreate) defaults() {
 		v := gitsyncoperation.DefaultForce
 		_c.mutation.SetForce(v)
 	}
+	if _, ok := _c.mutation.Standalone(); !ok {
+		v := gitsyncoperation.DefaultStandalone
+		_c.mutation.SetStandalone(v)
+	}
 	if _, ok := _c.mutation.Attempts(); !ok {
 		v := gitsyncoperation.DefaultAttempts
 		_c.mutation.SetAttempts(v)
@@ -495,6 +513,9 @@ func (_c *GitSyncOperationCreate) check() error {
 	}
 	if _, ok := _c.mutation.Force(); !ok {
 		return &ValidationError{Name: "force", err: errors.New(`ent: missing required field "GitSyncOperation.force"`)}
+	}
+	if _, ok := _c.mutation.Standalone(); !ok {
+		return &ValidationError{Name: "standalone", err: errors.New(`ent: missing required field "GitSyncOperation.standalone"`)}
 	}
 	if _, ok := _c.mutation.Attempts(); !ok {
 		return &ValidationError{Name: "attempts", err: errors.New(`ent: missing required field "GitSyncOperation.attempts"`)}
@@ -605,6 +626,10 @@ func (_c *GitSyncOperationCreate) createSpec() (*GitSyncOperation, *sqlgraph.Cre
 	if value, ok := _c.mutation.Force(); ok {
 		_spec.SetField(gitsyncoperation.FieldForce, field.TypeBool, value)
 		_node.Force = value
+	}
+	if value, ok := _c.mutation.Standalone(); ok {
+		_spec.SetField(gitsyncoperation.FieldStandalone, field.TypeBool, value)
+		_node.Standalone = value
 	}
 	if value, ok := _c.mutation.Credentials(); ok {
 		_spec.SetField(gitsyncoperation.FieldCredentials, field.TypeString, value)
@@ -988,6 +1013,9 @@ func (u *GitSyncOperationUpsertOne) UpdateNewValues() *GitSyncOperationUpsertOne
 		}
 		if _, exists := u.create.mutation.Force(); exists {
 			s.SetIgnore(gitsyncoperation.FieldForce)
+		}
+		if _, exists := u.create.mutation.Standalone(); exists {
+			s.SetIgnore(gitsyncoperation.FieldStandalone)
 		}
 		if _, exists := u.create.mutation.SSHKnownHosts(); exists {
 			s.SetIgnore(gitsyncoperation.FieldSSHKnownHosts)
@@ -1508,6 +1536,9 @@ func (u *GitSyncOperationUpsertBulk) UpdateNewValues() *GitSyncOperationUpsertBu
 			}
 			if _, exists := b.mutation.Force(); exists {
 				s.SetIgnore(gitsyncoperation.FieldForce)
+			}
+			if _, exists := b.mutation.Standalone(); exists {
+				s.SetIgnore(gitsyncoperation.FieldStandalone)
 			}
 			if _, exists := b.mutation.SSHKnownHosts(); exists {
 				s.SetIgnore(gitsyncoperation.FieldSSHKnownHosts)

@@ -9722,6 +9722,7 @@ type GitSyncOperationMutation struct {
 	project_directory   *string
 	commit_message      *string
 	force               *bool
+	standalone          *bool
 	credentials         *string
 	ssh_known_hosts     *string
 	commit              *string
@@ -10512,6 +10513,42 @@ func (m *GitSyncOperationMutation) ResetForce() {
 	m.force = nil
 }
 
+// SetStandalone sets the "standalone" field.
+func (m *GitSyncOperationMutation) SetStandalone(b bool) {
+	m.standalone = &b
+}
+
+// Standalone returns the value of the "standalone" field in the mutation.
+func (m *GitSyncOperationMutation) Standalone() (r bool, exists bool) {
+	v := m.standalone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStandalone returns the old "standalone" field's value of the GitSyncOperation entity.
+// If the GitSyncOperation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *GitSyncOperationMutation) OldStandalone(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStandalone is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStandalone requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStandalone: %w", err)
+	}
+	return oldValue.Standalone, nil
+}
+
+// ResetStandalone resets all changes to the "standalone" field.
+func (m *GitSyncOperationMutation) ResetStandalone() {
+	m.standalone = nil
+}
+
 // SetCredentials sets the "credentials" field.
 func (m *GitSyncOperationMutation) SetCredentials(s string) {
 	m.credentials = &s
@@ -11008,7 +11045,7 @@ func (m *GitSyncOperationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *GitSyncOperationMutation) Fields() []string {
-	fields := make([]string, 0, 25)
+	fields := make([]string, 0, 26)
 	if m.space != nil {
 		fields = append(fields, gitsyncoperation.FieldSpaceID)
 	}
@@ -11056,6 +11093,9 @@ func (m *GitSyncOperationMutation) Fields() []string {
 	}
 	if m.force != nil {
 		fields = append(fields, gitsyncoperation.FieldForce)
+	}
+	if m.standalone != nil {
+		fields = append(fields, gitsyncoperation.FieldStandalone)
 	}
 	if m.credentials != nil {
 		fields = append(fields, gitsyncoperation.FieldCredentials)
@@ -11124,6 +11164,8 @@ func (m *GitSyncOperationMutation) Field(name string) (ent.Value, bool) {
 		return m.CommitMessage()
 	case gitsyncoperation.FieldForce:
 		return m.Force()
+	case gitsyncoperation.FieldStandalone:
+		return m.Standalone()
 	case gitsyncoperation.FieldCredentials:
 		return m.Credentials()
 	case gitsyncoperation.FieldSSHKnownHosts:
@@ -11183,6 +11225,8 @@ func (m *GitSyncOperationMutation) OldField(ctx context.Context, name string) (e
 		return m.OldCommitMessage(ctx)
 	case gitsyncoperation.FieldForce:
 		return m.OldForce(ctx)
+	case gitsyncoperation.FieldStandalone:
+		return m.OldStandalone(ctx)
 	case gitsyncoperation.FieldCredentials:
 		return m.OldCredentials(ctx)
 	case gitsyncoperation.FieldSSHKnownHosts:
@@ -11321,6 +11365,13 @@ func (m *GitSyncOperationMutation) SetField(name string, value ent.Value) error 
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetForce(v)
+		return nil
+	case gitsyncoperation.FieldStandalone:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStandalone(v)
 		return nil
 	case gitsyncoperation.FieldCredentials:
 		v, ok := value.(string)
@@ -11589,6 +11640,9 @@ func (m *GitSyncOperationMutation) ResetField(name string) error {
 		return nil
 	case gitsyncoperation.FieldForce:
 		m.ResetForce()
+		return nil
+	case gitsyncoperation.FieldStandalone:
+		m.ResetStandalone()
 		return nil
 	case gitsyncoperation.FieldCredentials:
 		m.ResetCredentials()

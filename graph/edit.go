@@ -32,14 +32,17 @@ type commit struct {
 	// git is the commit Git sync made the revision from: it is recorded
 	// with it, and not pushed back.
 	git *revisionGit
+	// standalone records a revision of the main content's line that does
+	// not become the space's: a standalone Git import.
+	standalone bool
 }
 
 // revisionGit is the Git commit a revision was imported from.
 type revisionGit struct{ oid, message, ref string }
 
 // commit stores the content and records the revision. For the main content
-// it also moves the space's ref; a change request's ref is moved by the
-// caller, which knows what else changes with it.
+// it also moves the space's ref, unless standalone; a change request's ref
+// is moved by the caller, which knows what else changes with it.
 func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) {
 	saved, diff, err := content.Save(ctx, r.objects(), c.content, c.from)
 	if err != nil {
@@ -74,7 +77,7 @@ func (r *Resolver) commit(ctx context.Context, c commit) (*ent.Revision, error) 
 	if err != nil {
 		return nil, fmt.Errorf("recording the revision: %w", err)
 	}
-	if c.changeRequest == nil {
+	if c.changeRequest == nil && !c.standalone {
 		// Compare-and-set: the content lock makes a lost race impossible,
 		// and this check makes it visible if that ever changes.
 		n, err := r.db(ctx).Space.Update().

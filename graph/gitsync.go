@@ -44,15 +44,16 @@ type gitRequest struct {
 	connecting bool
 	// knownHosts are the host keys an SSH connection trusts, as given.
 	knownHosts *string
+	// standalone is an import that makes a revision without making it the
+	// space's content; it leaves the space's Git info alone.
+	standalone bool
 }
 
 func (r *Resolver) importGitRepository(ctx context.Context, in model.ImportGitRepositoryInput) (*ent.GitSyncOperation, error) {
-	if in.Standalone != nil && *in.Standalone {
-		return nil, apperr.Invalid("standalone", "Standalone imports, which make a revision without updating the space, are not supported")
-	}
 	return r.startGitSync(ctx, gitRequest{direction: enum.GitSyncOperationDirectionImport, spaceID: in.SpaceID,
 		url: in.URL, ref: in.Ref, dir: deref(in.RepoProjectDirectory), treeURL: in.RepoTreeURL,
-		force: in.Force != nil && *in.Force, info: in.GitInfo, knownHosts: in.SSHKnownHosts})
+		force: in.Force != nil && *in.Force, info: in.GitInfo, knownHosts: in.SSHKnownHosts,
+		standalone: in.Standalone != nil && *in.Standalone})
 }
 
 func (r *Resolver) exportToGitRepository(ctx context.Context, in model.ExportToGitRepositoryInput) (*ent.GitSyncOperation, error) {
@@ -133,19 +134,23 @@ func (r *Resolver) startGitSync(ctx context.Context, q gitRequest) (*ent.GitSync
 				}
 				remote, dir = pinned, pinnedDir
 			}
-			if q.direction == enum.GitSyncOperationDirectionImport && s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
+			if q.direction == enum.GitSyncOperationDirectionImport && !q.standalone && s.EditMode != nil && *s.EditMode == enum.EditModeLocked {
 				return nil, apperr.Preconditionf("The space is locked: unlock it to import into it")
 			}
 			if err := r.needDeployKey(ctx, s.ID, remote, "Importing or exporting over SSH", "try again"); err != nil {
 				return nil, err
 			}
 			db := r.db(ctx)
-			if _, err := r.keepGitInfo(ctx, s.ID, remote, dir, q); err != nil {
-				return nil, err
+			// A standalone import is not the space's sync: the repository
+			// it reads is not recorded, nor checked against a connection.
+			if !q.standalone {
+				if _, err := r.keepGitInfo(ctx, s.ID, remote, dir, q); err != nil {
+					return nil, err
+				}
 			}
 			return db.GitSyncOperation.Create().SetID(opID).SetSpaceID(s.ID).SetCreatedByID(v.User.ID).
 				SetDirection(q.direction).SetURL(remote.URL).SetRef(remote.Ref).SetProjectDirectory(dir).
-				SetNillableCommitMessage(q.message).SetForce(q.force).SetNillableCredentials(sealed).
+				SetNillableCommitMessage(q.message).SetForce(q.force).SetStandalone(q.standalone).SetNillableCredentials(sealed).
 				SetNillableSSHKnownHosts(nonEmptyPtr(remote.KnownHosts)).
 				SetStartedAt(r.clock()).SetUpdatedAt(r.clock()).
 				Save(ctx)

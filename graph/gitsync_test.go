@@ -230,6 +230,75 @@ func TestGitSyncRefusesToOverwriteWithoutForce(t *testing.T) {
 	assert.Contains(t, g.show(t, "guide/install.md"), "Edited in Bindery.")
 }
 
+// A standalone import makes a revision of the branch's content, readable
+// by its ID, and leaves the space, its Git info and its synced pair as
+// they were; it works on a locked space, which a plain import refuses.
+func TestGitStandaloneImport(t *testing.T) {
+	t.Parallel()
+	e := servertest.New(t, allowPrivate)
+	g := newGitRepo(t, "docs.git")
+	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
+	space := createSpace(t, e, "Previewed")
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	body := map[string]any{"url": g.withCredentials(), "ref": "main", "gitInfo": map[string]any{"provider": "github", "url": "https://github.com/acme/docs"}}
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, body, http.StatusNoContent)
+	before := runGit(t, e, space)
+	require.Equal(t, "SUCCESS", before.Space.GitSyncOperations.Nodes[0].State)
+	install := pageByPath(t, e, space, "guide/install")
+	revBefore := e.MustDo(http.MethodGet, "/v1/spaces/"+space, e.OwnerToken, nil, http.StatusOK)["revision"]
+
+	head := g.srv.Commit(g.name, map[string]string{"guide/install.md": "# Install\n\nRun the new installer.\n"}, "New installer", "Bob <bob@example.com>", when)
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "locked"}, http.StatusOK)
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, body, http.StatusPreconditionFailed)
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, map[string]any{
+		"url": g.withCredentials(), "ref": "main", "standalone": true,
+		"gitInfo": map[string]any{"provider": "gitlab", "url": "https://gitlab.com/elsewhere/docs"}}, http.StatusNoContent)
+	var v struct {
+		Space struct {
+			GitSync           struct{ URL, Commit string }
+			GitSyncOperations struct {
+				Nodes []struct {
+					State, Commit string
+					Error         *string
+					Standalone    bool
+					Revision      struct {
+						ID      string
+						Parents []struct{ ID string }
+					}
+				}
+			}
+		}
+	}
+	_, err := e.Server.Resolver().GitSync().Drain(t.Context())
+	require.NoError(t, err)
+	e.GraphQL(e.OwnerToken, `query($id: ID!) { space(id: $id) { gitSync { url commit }
+	  gitSyncOperations(first: 1) { nodes { state commit error standalone revision { id parents { id } } } } } }`,
+		map[string]any{"id": space}).Into(t, &v)
+	op := v.Space.GitSyncOperations.Nodes[0]
+	require.Equal(t, "SUCCESS", op.State, "%v", op.Error)
+	assert.True(t, op.Standalone)
+	assert.Equal(t, head, op.Commit)
+	assert.Equal(t, revBefore, op.Revision.Parents[0].ID, "made from the space's revision")
+	assert.Equal(t, revBefore, e.MustDo(http.MethodGet, "/v1/spaces/"+space, e.OwnerToken, nil, http.StatusOK)["revision"],
+		"the space's content is as it was")
+	assert.Contains(t, pageByPath(t, e, space, "guide/install")["markdown"], "Run the installer.")
+	assert.Equal(t, "https://github.com/acme/docs", v.Space.GitSync.URL, "the space's Git info is as it was")
+	assert.Equal(t, *before.Space.GitSync.Commit, v.Space.GitSync.Commit, "and so is the synced pair")
+
+	// The revision, read by its ID: the branch's content, with the
+	// space's page IDs.
+	previewed := e.MustDo(http.MethodGet, "/v1/spaces/"+space+"/revisions/"+op.Revision.ID+"/path/guide/install?format=markdown",
+		e.OwnerToken, nil, http.StatusOK)
+	assert.Contains(t, previewed["markdown"], "Run the new installer.")
+	assert.Equal(t, install["id"], previewed["id"])
+
+	// The pair untouched, a plain import goes on from it without force.
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, body, http.StatusNoContent)
+	require.Equal(t, "SUCCESS", runGit(t, e, space).Space.GitSyncOperations.Nodes[0].State)
+	assert.Contains(t, pageByPath(t, e, space, "guide/install")["markdown"], "Run the new installer.")
+}
+
 // A branch pushed to between the export's reading of its head and its
 // fetch: the export pushes nothing over what it did not read, and is
 // tried again later, when it commits on top of the new head.
@@ -306,7 +375,6 @@ func TestGitSyncRequestsRefused(t *testing.T) {
 		{Name: "local path", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("url", "file:///srv/docs.git"), WantStatus: http.StatusBadRequest},
 		{Name: "bad ref", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("ref", "bad..ref"), WantStatus: http.StatusBadRequest},
 		{Name: "escaping directory", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("repoProjectDirectory", "../etc"), WantStatus: http.StatusBadRequest},
-		{Name: "standalone", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: with("standalone", true), WantStatus: http.StatusBadRequest},
 		{Name: "no ref", Method: http.MethodPost, Path: path, Token: e.OwnerToken, Body: map[string]any{"url": g.url}, WantStatus: http.StatusBadRequest},
 		{Name: "export without message", Method: http.MethodPost, Path: "/v1/spaces/" + space + "/git/export", Token: e.OwnerToken, Body: good, WantStatus: http.StatusBadRequest},
 		{Name: "reader", Method: http.MethodPost, Path: path, Token: readerToken, Body: good, WantStatus: http.StatusForbidden},

@@ -403,8 +403,8 @@ func (r *Resolver) succeed(ctx context.Context, j *gitJob, revision, commit stri
 	if err == nil && n == 0 {
 		err = lease.ErrLost
 	}
-	if err != nil {
-		return err
+	if err != nil || j.op.Standalone {
+		return err // a standalone import's revision is not the space's
 	}
 	// The pair belongs to the repository the operation used: a later
 	// request for another one cleared it and moved on.
@@ -431,13 +431,61 @@ func (r *Resolver) syncedPair(ctx context.Context, op *ent.GitSyncOperation) (re
 }
 
 // runImport fetches the branch and makes its content the space's, in a
-// revision recorded with the operation's success.
+// revision recorded with the operation's success; or, standalone, a
+// revision that is not the space's content.
 func (w *GitSyncWorker) runImport(ctx context.Context, j *gitJob, rm gitremote.Remote) (gitOutcome, error) {
 	snap, err := gitremote.Fetch(ctx, rm, gitremote.Limits{})
 	if err != nil {
 		return gitOutcome{}, remote(err)
 	}
+	if j.op.Standalone {
+		return w.importStandalone(ctx, j, snap)
+	}
 	return w.importSnapshot(ctx, j, snap)
+}
+
+// importStandalone records a fetched commit's content as a revision of the
+// space whose parent is the space's current revision, without making it
+// the space's content: the space, its search index, its Git info and its
+// synced pair stay as they are, and no event is sent. Pages at the same
+// paths as the space's keep their IDs, as in any import, so that the
+// revision can be compared with the space's page by page.
+func (w *GitSyncWorker) importStandalone(ctx context.Context, j *gitJob, snap *gitremote.Snapshot) (gitOutcome, error) {
+	r, op := w.r, j.op
+	files, out, err := w.branchContent(ctx, j, snap)
+	if files == nil {
+		return out, err
+	}
+	_, err = transact(ctx, r, func(ctx context.Context) (struct{}, error) {
+		s, _, err := r.spaces.authorize(ctx, op.SpaceID, authz.TriggerGitSync)
+		if err != nil {
+			return struct{}{}, err
+		}
+		base, err := r.revisionByID(ctx, deref(s.RevisionID))
+		if err != nil {
+			return struct{}{}, err
+		}
+		baseContent, err := r.contentOf(ctx, base)
+		if err != nil {
+			return struct{}{}, err
+		}
+		c := baseContent.Fork()
+		res, err := gitbook.Import(files, baseContent.Content, id.New, r.clock())
+		if err != nil {
+			return struct{}{}, apperr.Invalid("url", "The repository's content cannot be read: %v", err)
+		}
+		if err := r.replaceContent(ctx, c, res); err != nil {
+			return struct{}{}, err
+		}
+		rev, err := r.commit(ctx, commit{space: s, content: c, from: baseContent, author: deref(op.CreatedByID),
+			typ: enum.RevisionTypeEdits, parents: []string{base.ID}, message: importMessage(snap.Message),
+			git: &revisionGit{oid: snap.Commit, message: snap.Message, ref: op.Ref}, standalone: true})
+		if err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, r.succeed(ctx, j, rev.ID, snap.Commit, len(files))
+	})
+	return gitOutcome{}, err
 }
 
 // importSnapshot makes a fetched commit's content the space's.

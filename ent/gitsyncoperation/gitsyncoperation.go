@@ -48,6 +48,8 @@ const (
 	FieldCommitMessage = "commit_message"
 	// FieldForce holds the string denoting the force field in the database.
 	FieldForce = "force"
+	// FieldStandalone holds the string denoting the standalone field in the database.
+	FieldStandalone = "standalone"
 	// FieldCredentials holds the string denoting the credentials field in the database.
 	FieldCredentials = "credentials"
 	// FieldSSHKnownHosts holds the string denoting the ssh_known_hosts field in the database.
@@ -98,6 +100,7 @@ var Columns = []string{
 	FieldProjectDirectory,
 	FieldCommitMessage,
 	FieldForce,
+	FieldStandalone,
 	FieldCredentials,
 	FieldSSHKnownHosts,
 	FieldCommit,
@@ -134,6 +137,8 @@ var (
 	DefaultProjectDirectory string
 	// DefaultForce holds the default value on creation for the "force" field.
 	DefaultForce bool
+	// DefaultStandalone holds the default value on creation for the "standalone" field.
+	DefaultStandalone bool
 	// DefaultAttempts holds the default value on creation for the "attempts" field.
 	DefaultAttempts int
 	// DefaultAutomatic holds the default value on creation for the "automatic" field.
@@ -264,6 +269,11 @@ func ByCommitMessage(opts ...sql.OrderTermOption) OrderOption {
 // ByForce orders the results by the force field.
 func ByForce(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldForce, opts...).ToFunc()
+}
+
+// ByStandalone orders the results by the standalone field.
+func ByStandalone(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldStandalone, opts...).ToFunc()
 }
 
 // ByCredentials orders the results by the credentials field.

@@ -131,6 +131,11 @@ func Force(v bool) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldEQ(FieldForce, v))
 }
 
+// Standalone applies equality check predicate on the "standalone" field. It's identical to StandaloneEQ.
+func Standalone(v bool) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEQ(FieldStandalone, v))
+}
+
 // Credentials applies equality check predicate on the "credentials" field. It's identical to CredentialsEQ.
 func Credentials(v string) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldEQ(FieldCredentials, v))
@@ -969,6 +974,16 @@ func ForceEQ(v bool) predicate.GitSyncOperation {
 // ForceNEQ applies the NEQ predicate on the "force" field.
 func ForceNEQ(v bool) predicate.GitSyncOperation {
 	return predicate.GitSyncOperation(sql.FieldNEQ(FieldForce, v))
+}
+
+// StandaloneEQ applies the EQ predicate on the "standalone" field.
+func StandaloneEQ(v bool) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldEQ(FieldStandalone, v))
+}
+
+// StandaloneNEQ applies the NEQ predicate on the "standalone" field.
+func StandaloneNEQ(v bool) predicate.GitSyncOperation {
+	return predicate.GitSyncOperation(sql.FieldNEQ(FieldStandalone, v))
 }
 
 // CredentialsEQ applies the EQ predicate on the "credentials" field.

@@ -434,6 +434,7 @@ var (
 		{Name: "project_directory", Type: field.TypeString, Default: ""},
 		{Name: "commit_message", Type: field.TypeString, Nullable: true},
 		{Name: "force", Type: field.TypeBool, Default: false},
+		{Name: "standalone", Type: field.TypeBool, Default: false},
 		{Name: "credentials", Type: field.TypeString, Nullable: true},
 		{Name: "ssh_known_hosts", Type: field.TypeString, Nullable: true, Size: 2147483647},
 		{Name: "commit", Type: field.TypeString, Nullable: true},
@@ -453,7 +454,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "git_sync_operations_spaces_git_sync_operations",
-				Columns:    []*schema.Column{GitSyncOperationsColumns[25]},
+				Columns:    []*schema.Column{GitSyncOperationsColumns[26]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -462,12 +463,12 @@ var (
 			{
 				Name:    "gitsyncoperation_space_id_started_at",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncOperationsColumns[25], GitSyncOperationsColumns[7]},
+				Columns: []*schema.Column{GitSyncOperationsColumns[26], GitSyncOperationsColumns[7]},
 			},
 			{
 				Name:    "gitsyncoperation_state_next_attempt_at",
 				Unique:  false,
-				Columns: []*schema.Column{GitSyncOperationsColumns[3], GitSyncOperationsColumns[21]},
+				Columns: []*schema.Column{GitSyncOperationsColumns[3], GitSyncOperationsColumns[22]},
 			},
 		},
 	}

@@ -422,12 +422,16 @@ func init() {
 	gitsyncoperationDescForce := gitsyncoperationFields[15].Descriptor()
 	// gitsyncoperation.DefaultForce holds the default value on creation for the force field.
 	gitsyncoperation.DefaultForce = gitsyncoperationDescForce.Default.(bool)
+	// gitsyncoperationDescStandalone is the schema descriptor for standalone field.
+	gitsyncoperationDescStandalone := gitsyncoperationFields[16].Descriptor()
+	// gitsyncoperation.DefaultStandalone holds the default value on creation for the standalone field.
+	gitsyncoperation.DefaultStandalone = gitsyncoperationDescStandalone.Default.(bool)
 	// gitsyncoperationDescAttempts is the schema descriptor for attempts field.
-	gitsyncoperationDescAttempts := gitsyncoperationFields[20].Descriptor()
+	gitsyncoperationDescAttempts := gitsyncoperationFields[21].Descriptor()
 	// gitsyncoperation.DefaultAttempts holds the default value on creation for the attempts field.
 	gitsyncoperation.DefaultAttempts = gitsyncoperationDescAttempts.Default.(int)
 	// gitsyncoperationDescAutomatic is the schema descriptor for automatic field.
-	gitsyncoperationDescAutomatic := gitsyncoperationFields[24].Descriptor()
+	gitsyncoperationDescAutomatic := gitsyncoperationFields[25].Descriptor()
 	// gitsyncoperation.DefaultAutomatic holds the default value on creation for the automatic field.
 	gitsyncoperation.DefaultAutomatic = gitsyncoperationDescAutomatic.Default.(bool)
 	// gitsyncoperationDescID is the schema descriptor for id field.

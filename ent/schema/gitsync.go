@@ -158,6 +158,10 @@ func (GitSyncOperation) Fields() []ent.Field {
 		field.String("project_directory").Default("").Immutable(),
 		field.String("commit_message").Optional().Nillable().Immutable(),
 		field.Bool("force").Default(false).Immutable(),
+		// standalone marks an import that makes a revision of the space
+		// without making it the space's content (the official
+		// ImportGitRepository's standalone), such as a preview of a branch.
+		field.Bool("standalone").Default(false).Immutable(),
 		// credentials are "user:password", sealed with BINDERY_SECRET_KEY
 		// (internal/secrets), and cleared when the operation ends.
 		field.String("credentials").Optional().Nillable().Sensitive(),

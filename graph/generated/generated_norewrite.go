@@ -601,6 +601,7 @@ type ComplexityRoot struct {
 		RepoProjectDirectory func(childComplexity int) int
 		Revision             func(childComplexity int) int
 		Stage                func(childComplexity int) int
+		Standalone           func(childComplexity int) int
 		StartedAt            func(childComplexity int) int
 		State                func(childComplexity int) int
 		URL                  func(childComplexity int) int
@@ -2332,6 +2333,7 @@ type GitSyncOperationResolver interface {
 	RepoProjectDirectory(ctx context.Context, obj *ent.GitSyncOperation) (string, error)
 
 	Revision(ctx context.Context, obj *ent.GitSyncOperation) (*ent.Revision, error)
+
 	CreatedBy(ctx context.Context, obj *ent.GitSyncOperation) (*ent.User, error)
 }
 type GitSyncStateResolver interface {
@@ -4482,6 +4484,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSyncOperation.Stage(childComplexity), true
+	case "GitSyncOperation.standalone":
+		if e.ComplexityRoot.GitSyncOperation.Standalone == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncOperation.Standalone(childComplexity), true
 	case "GitSyncOperation.startedAt":
 		if e.ComplexityRoot.GitSyncOperation.StartedAt == nil {
 			break
@@ -15678,6 +15686,8 @@ type GitSyncOperation {
   commit: String
   "The revision it made (an import) or exported (an export); null until then."
   revision: Revision
+  "True for a standalone import: its revision is kept with the space, readable by its ID, and is not the space's content."
+  standalone: Boolean!
   "Who asked for it; null once their account is gone."
   createdBy: User
 }
@@ -15793,7 +15803,7 @@ input ImportGitRepositoryInput {
   timestamp: DateTime
   "Replace the space's content even when it changed since the last sync."
   force: Boolean
-  "Make a revision without updating the space's content. Not supported: true is refused."
+  "Make a revision of the branch's content without updating the space's content or its Git info, such as a preview of a branch: the operation's revision, readable by its ID. The space may be connected to another branch, and may be locked."
   standalone: Boolean
   "Metadata about the Git host to keep on the space."
   gitInfo: GitInfoInput
@@ -20800,6 +20810,8 @@ func (ec *executionContext) childFields_GitSyncOperation(ctx context.Context, fi
 		return ec.fieldContext_GitSyncOperation_commit(ctx, field)
 	case "revision":
 		return ec.fieldContext_GitSyncOperation_revision(ctx, field)
+	case "standalone":
+		return ec.fieldContext_GitSyncOperation_standalone(ctx, field)
 	case "createdBy":
 		return ec.fieldContext_GitSyncOperation_createdBy(ctx, field)
 	}
@@ -35407,6 +35419,29 @@ func (ec *executionContext) fieldContext_GitSyncOperation_revision(_ context.Con
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _GitSyncOperation_standalone(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_GitSyncOperation_standalone(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Standalone, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_GitSyncOperation_standalone(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("GitSyncOperation", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
 func (ec *executionContext) _GitSyncOperation_createdBy(ctx context.Context, field graphql.CollectedField, obj *ent.GitSyncOperation) (ret graphql.Marshaler) {
@@ -79062,6 +79097,11 @@ func (ec *executionContext) _GitSyncOperation(ctx context.Context, sel ast.Selec
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "standalone":
+			out.Values[i] = ec._GitSyncOperation_standalone(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "createdBy":
 			field := field
 

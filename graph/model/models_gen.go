@@ -1011,7 +1011,7 @@ type ImportGitRepositoryInput struct {
 	Timestamp *time.Time `json:"timestamp,omitempty"`
 	// Replace the space's content even when it changed since the last sync.
 	Force *bool `json:"force,omitempty"`
-	// Make a revision without updating the space's content. Not supported: true is refused.
+	// Make a revision of the branch's content without updating the space's content or its Git info, such as a preview of a branch: the operation's revision, readable by its ID. The space may be connected to another branch, and may be locked.
 	Standalone *bool `json:"standalone,omitempty"`
 	// Metadata about the Git host to keep on the space.
 	GitInfo *GitInfoInput `json:"gitInfo,omitempty"`
