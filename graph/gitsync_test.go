@@ -112,6 +112,22 @@ func pageByPath(t testing.TB, e *servertest.Env, space, path string) map[string]
 	return e.MustDo(http.MethodGet, "/v1/spaces/"+space+"/content/path/"+path+"?format=markdown", e.OwnerToken, nil, http.StatusOK)
 }
 
+// importedSpace is a live space that imported the first commit of a
+// repository of its own, holding gitbookRepository; body is the import's
+// request, with the repository's URL and branch set in it.
+func importedSpace(t *testing.T, title string, body map[string]any) (*servertest.Env, *gitRepo, string) {
+	t.Helper()
+	e := servertest.New(t, allowPrivate)
+	g := newGitRepo(t, "docs.git")
+	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
+	space := createSpace(t, e, title)
+	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
+	body["url"], body["ref"] = g.withCredentials(), "main"
+	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, body, http.StatusNoContent)
+	require.Equal(t, "SUCCESS", runGit(t, e, space).Space.GitSyncOperations.Nodes[0].State)
+	return e, g, space
+}
+
 // A user's round trip, through the official operations: import a
 // GitBook-layout repository, edit in Bindery and export, commit in Git
 // and import again; pages keep their IDs throughout.
@@ -195,14 +211,8 @@ func TestGitImportEditExportImport(t *testing.T) {
 // force fails and says why, and nothing is written; with force it goes on.
 func TestGitSyncRefusesToOverwriteWithoutForce(t *testing.T) {
 	t.Parallel()
-	e := servertest.New(t, allowPrivate)
-	g := newGitRepo(t, "docs.git")
-	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
-	space := createSpace(t, e, "Both sides")
-	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
-	body := map[string]any{"url": g.withCredentials(), "ref": "main"}
-	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, body, http.StatusNoContent)
-	require.Equal(t, "SUCCESS", runGit(t, e, space).Space.GitSyncOperations.Nodes[0].State)
+	body := map[string]any{}
+	e, g, space := importedSpace(t, "Both sides", body)
 
 	install := pageByPath(t, e, space, "guide/install")
 	e.GraphQL(e.OwnerToken, `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { revision { id } } }`,
@@ -235,15 +245,9 @@ func TestGitSyncRefusesToOverwriteWithoutForce(t *testing.T) {
 // they were; it works on a locked space, which a plain import refuses.
 func TestGitStandaloneImport(t *testing.T) {
 	t.Parallel()
-	e := servertest.New(t, allowPrivate)
-	g := newGitRepo(t, "docs.git")
-	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
-	space := createSpace(t, e, "Previewed")
-	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
-	body := map[string]any{"url": g.withCredentials(), "ref": "main", "gitInfo": map[string]any{"provider": "github", "url": "https://github.com/acme/docs"}}
-	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken, body, http.StatusNoContent)
+	body := map[string]any{"gitInfo": map[string]any{"provider": "github", "url": "https://github.com/acme/docs"}}
+	e, g, space := importedSpace(t, "Previewed", body)
 	before := runGit(t, e, space)
-	require.Equal(t, "SUCCESS", before.Space.GitSyncOperations.Nodes[0].State)
 	install := pageByPath(t, e, space, "guide/install")
 	revBefore := e.MustDo(http.MethodGet, "/v1/spaces/"+space, e.OwnerToken, nil, http.StatusOK)["revision"]
 
@@ -304,14 +308,7 @@ func TestGitStandaloneImport(t *testing.T) {
 // tried again later, when it commits on top of the new head.
 func TestGitExportOfABranchMovedBeforeItsFetch(t *testing.T) {
 	t.Parallel()
-	e := servertest.New(t, allowPrivate)
-	g := newGitRepo(t, "docs.git")
-	g.srv.Commit(g.name, gitbookRepository, "First", "Ann <ann@example.com>", when)
-	space := createSpace(t, e, "Raced")
-	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
-	e.MustDo(http.MethodPost, "/v1/spaces/"+space+"/git/import", e.OwnerToken,
-		map[string]any{"url": g.withCredentials(), "ref": "main"}, http.StatusNoContent)
-	require.Equal(t, "SUCCESS", runGit(t, e, space).Space.GitSyncOperations.Nodes[0].State)
+	e, g, space := importedSpace(t, "Raced", map[string]any{})
 
 	install := pageByPath(t, e, space, "guide/install")
 	e.GraphQL(e.OwnerToken, `mutation($in: SetPageMarkdownInput!) { setPageMarkdown(input: $in) { revision { id } } }`,
