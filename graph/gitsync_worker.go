@@ -465,16 +465,8 @@ func (w *GitSyncWorker) importStandalone(ctx context.Context, j *gitJob, snap *g
 		if err != nil {
 			return struct{}{}, err
 		}
-		baseContent, err := r.contentOf(ctx, base)
+		c, baseContent, err := r.importOnto(ctx, base, files)
 		if err != nil {
-			return struct{}{}, err
-		}
-		c := baseContent.Fork()
-		res, err := gitbook.Import(files, baseContent.Content, id.New, r.clock())
-		if err != nil {
-			return struct{}{}, apperr.Invalid("url", "The repository's content cannot be read: %v", err)
-		}
-		if err := r.replaceContent(ctx, c, res); err != nil {
 			return struct{}{}, err
 		}
 		rev, err := r.commit(ctx, commit{space: s, content: c, from: baseContent, author: deref(op.CreatedByID),
@@ -636,16 +628,8 @@ func (w *GitSyncWorker) branchAsChangeRequest(ctx context.Context, j *gitJob, u 
 		if err != nil {
 			return nil, err
 		}
-		baseContent, err := r.contentOf(ctx, base)
+		theirs, baseContent, err := r.importOnto(ctx, base, files)
 		if err != nil {
-			return nil, err
-		}
-		theirs := baseContent.Fork()
-		res, err := gitbook.Import(files, baseContent.Content, id.New, r.clock())
-		if err != nil {
-			return nil, apperr.Invalid("url", "The repository's content cannot be read: %v", err)
-		}
-		if err := r.replaceContent(ctx, theirs, res); err != nil {
 			return nil, err
 		}
 		number, err := r.nextChangeRequestNumber(ctx, s)
@@ -751,6 +735,22 @@ func pathsUnder(paths []string, dir string) []string {
 		}
 	}
 	return out
+}
+
+// importOnto reads a branch's files as an import into base's content: it
+// returns the content they make, forked from base's so that pages at the
+// same paths keep their IDs, and base's content.
+func (r *Resolver) importOnto(ctx context.Context, base *ent.Revision, files map[string][]byte) (*content.Content, *content.Loaded, error) {
+	baseContent, err := r.contentOf(ctx, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := baseContent.Fork()
+	res, err := gitbook.Import(files, baseContent.Content, id.New, r.clock())
+	if err != nil {
+		return nil, nil, apperr.Invalid("url", "The repository's content cannot be read: %v", err)
+	}
+	return c, baseContent, r.replaceContent(ctx, c, res)
 }
 
 // replaceContent makes c hold what an import read: its pages and its

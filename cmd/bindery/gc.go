@@ -20,8 +20,8 @@ import (
 )
 
 // The garbage collector of `bindery serve` runs with the Go runtime's
-// proportional target (GOGC, 100 unless set) and a soft memory limit that
-// follows the machine: by default 90% of the memory limit of the process's
+// proportional target (GOGC, 100 unless set) above a heap floor
+// (heapfloor.go), and a soft memory limit that follows the machine: by default 90% of the memory limit of the process's
 // cgroup (a container's, a systemd unit's), none without one; or what
 // BINDERY_MEMORY_LIMIT says; or GOMEMLIMIT, which the runtime has applied
 // when the operator set it.
