@@ -16,7 +16,9 @@ import (
 // http-backend on this machine: a commit of one page brought in, and an
 // edit of one page pushed out, with the bytes of packfiles each moves.
 // Both are read and written as edits of the page's file; what still
-// follows the repository's size is in docs/api/git-sync.md.
+// follows the repository's size is in docs/api/git-sync.md. A page added
+// (on either side) is measured too: it changes the table of contents, and
+// goes through the whole import or export.
 func BenchmarkGitSyncOnePage(b *testing.B) {
 	e := servertest.New(b, allowPrivate)
 	g := newGitRepo(b, "docs.git")
@@ -39,6 +41,7 @@ func BenchmarkGitSyncOnePage(b *testing.B) {
 	e.MustDo(http.MethodPatch, "/v1/spaces/"+space, e.OwnerToken, map[string]any{"editMode": "live"}, http.StatusOK)
 	connect(b, e, g, space, "IMPORT")
 	page := pageByPath(b, e, space, "part-04/page-010")["id"].(string)
+	part := pageByPath(b, e, space, "part-05")["id"].(string)
 
 	// A sub-benchmark runs more than once: edits are counted across runs,
 	// so that each is a change.
@@ -79,6 +82,31 @@ func BenchmarkGitSyncOnePage(b *testing.B) {
 		for range b.N {
 			edits++
 			setMarkdown(b, e, space, page, fmt.Sprintf("Edited %d.\n", edits))
+			sync(b, "EXPORT")
+		}
+		report(b)
+	})
+	b.Run("import-added-page", func(b *testing.B) {
+		b.StopTimer()
+		for range b.N {
+			edits++
+			f := fmt.Sprintf("part-02/added-%03d.md", edits)
+			files["SUMMARY.md"] = strings.Replace(files["SUMMARY.md"], "* [Part 3]",
+				fmt.Sprintf("  * [Added %d](%s)\n* [Part 3]", edits, f), 1)
+			g.srv.Commit(g.name, map[string]string{f: fmt.Sprintf("# Added %d\n\nNew.\n", edits), "SUMMARY.md": files["SUMMARY.md"]},
+				"One page added", "Bob <bob@example.com>", when)
+			e.Clock.Advance(2 * time.Minute)
+			e.Server.Resolver().GitSync().ReadBranches(b.Context())
+			sync(b, "IMPORT")
+		}
+		report(b)
+	})
+	b.Run("export-added-page", func(b *testing.B) {
+		b.StopTimer()
+		for range b.N {
+			edits++
+			e.GraphQL(e.OwnerToken, `mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`,
+				map[string]any{"in": map[string]any{"spaceId": space, "parentPageId": part, "title": fmt.Sprintf("Made %d", edits)}}).Into(b, &struct{}{})
 			sync(b, "EXPORT")
 		}
 		report(b)
